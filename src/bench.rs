@@ -1,0 +1,1 @@
+//! bench: fixed-depth node signature (placeholder).

@@ -1,0 +1,395 @@
+//! `Board`: a `shakmaty::Chess` position plus what the search needs beside it —
+//! the incrementally updated Zobrist (Polyglot) key, the key history of the game
+//! and the search path, and the draw rules (repetition, fifty moves, material).
+
+use shakmaty::zobrist::{Zobrist64, ZobristValue};
+use shakmaty::{
+    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, MoveList, Position, Role,
+};
+
+/// How the key of a position treats en passant: only a legally capturable
+/// en passant square is part of the position (FIDE repetition rules).
+pub const EP_MODE: EnPassantMode = EnPassantMode::Legal;
+
+/// One entry of the board's stack: a position and its key.
+#[derive(Clone, Debug)]
+struct State {
+    pos: Chess,
+    key: u64,
+}
+
+/// A chess position with its game history. `play`/`undo` are copy-make over a
+/// stack that is allocated once, so the search does not allocate.
+#[derive(Clone, Debug)]
+pub struct Board {
+    stack: Vec<State>,
+    /// Index in `stack` of the search root: repetitions at or after it are
+    /// draws at twofold, earlier ones (game history) need threefold.
+    root: usize,
+    castling_mode: CastlingMode,
+}
+
+const STACK_CAPACITY: usize = 1024;
+
+impl Default for Board {
+    fn default() -> Self {
+        Board::new(Chess::default(), CastlingMode::Standard)
+    }
+}
+
+impl Board {
+    pub fn new(pos: Chess, castling_mode: CastlingMode) -> Board {
+        let key = full_key(&pos);
+        let mut stack = Vec::with_capacity(STACK_CAPACITY);
+        stack.push(State { pos, key });
+        Board {
+            stack,
+            root: 0,
+            castling_mode,
+        }
+    }
+
+    /// Parses a FEN; errors are human-readable.
+    pub fn from_fen(fen: &str) -> Result<Board, String> {
+        let parsed: shakmaty::fen::Fen = fen
+            .trim()
+            .parse()
+            .map_err(|e| format!("invalid FEN '{}': {e}", fen.trim()))?;
+        let pos: Chess = parsed
+            .into_position(CastlingMode::Standard)
+            .map_err(|e| format!("illegal position '{}': {e}", fen.trim()))?;
+        Ok(Board::new(pos, CastlingMode::Standard))
+    }
+
+    #[inline]
+    fn top(&self) -> &State {
+        self.stack.last().expect("board stack is never empty")
+    }
+
+    #[inline]
+    pub fn pos(&self) -> &Chess {
+        &self.top().pos
+    }
+
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.top().key
+    }
+
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.pos().turn()
+    }
+
+    pub fn castling_mode(&self) -> CastlingMode {
+        self.castling_mode
+    }
+
+    /// Number of plies played since the search root.
+    #[inline]
+    pub fn ply_from_root(&self) -> usize {
+        self.stack.len() - 1 - self.root
+    }
+
+    /// Number of plies of game history (including the search path) on the stack.
+    pub fn history_len(&self) -> usize {
+        self.stack.len() - 1
+    }
+
+    /// Makes the current position the search root: later repetitions of
+    /// positions reached from here count at twofold.
+    pub fn set_root(&mut self) {
+        self.root = self.stack.len() - 1;
+    }
+
+    #[inline]
+    pub fn legal_moves(&self) -> MoveList {
+        self.pos().legal_moves()
+    }
+
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        self.pos().is_check()
+    }
+
+    /// Plays a legal move (the caller guarantees legality).
+    #[inline]
+    pub fn play(&mut self, m: Move) {
+        let top = self.top();
+        let key = next_key(&top.pos, top.key, m);
+        let mut pos = top.pos.clone();
+        pos.play_unchecked(m);
+        self.stack.push(State { pos, key });
+    }
+
+    /// Takes back the last move played with `play`.
+    #[inline]
+    pub fn undo(&mut self) {
+        debug_assert!(self.stack.len() > 1, "undo past the start of the game");
+        if self.stack.len() > 1 {
+            self.stack.pop();
+            if self.root >= self.stack.len() {
+                self.root = self.stack.len() - 1;
+            }
+        }
+    }
+
+    /// Parses a move in UCI notation and plays it if it is legal.
+    pub fn play_uci(&mut self, text: &str) -> Result<Move, String> {
+        let m = self.parse_uci(text)?;
+        self.play(m);
+        Ok(m)
+    }
+
+    /// Parses a move in UCI notation against this position.
+    pub fn parse_uci(&self, text: &str) -> Result<Move, String> {
+        let uci: shakmaty::uci::UciMove = text
+            .parse()
+            .map_err(|_| format!("malformed move '{text}'"))?;
+        uci.to_move(self.pos())
+            .map_err(|_| format!("illegal move '{text}'"))
+    }
+
+    /// A move in UCI notation for this board's castling mode.
+    pub fn uci(&self, m: Move) -> String {
+        m.to_uci(self.castling_mode).to_string()
+    }
+
+    pub fn fen(&self) -> String {
+        shakmaty::fen::Fen::from_position(self.pos(), EnPassantMode::Legal).to_string()
+    }
+
+    /// Is the current position a draw by the fifty-move rule, insufficient
+    /// material or repetition (twofold inside the search, threefold counting
+    /// the game history)? Checkmate takes precedence over the fifty-move rule,
+    /// which the caller handles by checking for mate first when it matters.
+    pub fn is_draw(&self) -> bool {
+        let pos = self.pos();
+        if pos.halfmoves() >= 100 {
+            // A checkmate delivered on the hundredth half-move still wins.
+            return !(pos.is_check() && pos.legal_moves().is_empty());
+        }
+        self.is_repetition() || pos.is_insufficient_material()
+    }
+
+    /// Repetition: the current key occurred before within the reversible
+    /// moves, once since the root (twofold) or twice in all (threefold).
+    pub fn is_repetition(&self) -> bool {
+        let n = self.stack.len() - 1;
+        let key = self.stack[n].key;
+        let reversible = (self.stack[n].pos.halfmoves() as usize).min(n);
+        let mut seen = 0;
+        let mut back = 4;
+        while back <= reversible {
+            let i = n - back;
+            if self.stack[i].key == key {
+                if i >= self.root {
+                    return true;
+                }
+                seen += 1;
+                if seen >= 2 {
+                    return true;
+                }
+            }
+            back += 2;
+        }
+        false
+    }
+
+    /// Does the side to move have pieces other than pawns and the king?
+    /// (Used to guard against zugzwang in null-move pruning.)
+    pub fn has_non_pawn_material(&self, color: Color) -> bool {
+        let b = self.pos().board();
+        let ours = b.by_color(color);
+        !((b.knights() | b.bishops() | b.rooks() | b.queens()) & ours).is_empty()
+    }
+}
+
+/// The Zobrist key of a position, computed from scratch.
+pub fn full_key(pos: &Chess) -> u64 {
+    let z: Zobrist64 = pos.zobrist_hash(EP_MODE);
+    z.0
+}
+
+/// The key after playing the legal move `m` from `pos` (whose key is `key`),
+/// updated incrementally: the moved, captured and promoted pieces, castling
+/// rights, the en passant file and the side to move.
+pub fn next_key(pos: &Chess, key: u64, m: Move) -> u64 {
+    let turn = pos.turn();
+    let mut k = Zobrist64(key);
+    k ^= Zobrist64::zobrist_for_white_turn();
+    match m {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
+            k ^= Zobrist64::zobrist_for_piece(from, role.of(turn));
+            k ^= Zobrist64::zobrist_for_piece(to, promotion.unwrap_or(role).of(turn));
+            if let Some(c) = capture {
+                k ^= Zobrist64::zobrist_for_piece(to, c.of(!turn));
+            }
+        }
+        Move::EnPassant { from, to } => {
+            k ^= Zobrist64::zobrist_for_piece(from, Role::Pawn.of(turn));
+            k ^= Zobrist64::zobrist_for_piece(to, Role::Pawn.of(turn));
+            let captured = shakmaty::Square::from_coords(to.file(), from.rank());
+            k ^= Zobrist64::zobrist_for_piece(captured, Role::Pawn.of(!turn));
+        }
+        Move::Castle { king, rook } => {
+            let side = CastlingSide::from_queen_side(rook < king);
+            k ^= Zobrist64::zobrist_for_piece(king, Role::King.of(turn));
+            k ^= Zobrist64::zobrist_for_piece(rook, Role::Rook.of(turn));
+            k ^= Zobrist64::zobrist_for_piece(side.king_to(turn), Role::King.of(turn));
+            k ^= Zobrist64::zobrist_for_piece(side.rook_to(turn), Role::Rook.of(turn));
+        }
+        Move::Put { .. } => unreachable!("no drops in standard chess"),
+    }
+    // Castling rights and en passant depend on the resulting position; the
+    // rights change only when a king or rook square is touched, and an en
+    // passant square exists only after a double pawn push.
+    let before = pos.castles().castling_rights();
+    let touched = before.contains(m.from().expect("standard moves have a from square"))
+        || before.contains(m.to())
+        || matches!(m, Move::Castle { .. })
+        || m.role() == Role::King;
+    let old_ep = pos.ep_square(EP_MODE);
+    let double_push = m.role() == Role::Pawn
+        && m.from()
+            .is_some_and(|f| shakmaty::Square::distance(f, m.to()) == 2);
+    if touched || old_ep.is_some() || double_push {
+        let mut after = pos.clone();
+        after.play_unchecked(m);
+        if touched {
+            for color in Color::ALL {
+                for side in CastlingSide::ALL {
+                    if pos.castles().has(color, side) != after.castles().has(color, side) {
+                        k ^= Zobrist64::zobrist_for_castling_right(color, side);
+                    }
+                }
+            }
+        }
+        if let Some(sq) = old_ep {
+            k ^= Zobrist64::zobrist_for_en_passant_file(sq.file());
+        }
+        if double_push && let Some(sq) = after.ep_square(EP_MODE) {
+            k ^= Zobrist64::zobrist_for_en_passant_file(sq.file());
+        }
+    }
+    k.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plays a deterministic pseudo-random game and checks the incremental
+    /// key against the full computation after every move.
+    fn random_walk(fen: &str, seed: u64, plies: usize) {
+        let mut board = Board::from_fen(fen).unwrap();
+        let mut s = seed;
+        for _ in 0..plies {
+            let moves = board.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let m = moves[(s >> 33) as usize % moves.len()];
+            board.play(m);
+            assert_eq!(
+                board.key(),
+                full_key(board.pos()),
+                "after {m} in {}",
+                board.fen()
+            );
+        }
+    }
+
+    #[test]
+    fn incremental_key_matches_full_key() {
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        ];
+        for (i, fen) in fens.iter().enumerate() {
+            for seed in 0..40 {
+                random_walk(fen, seed * 31 + i as u64, 200);
+            }
+        }
+    }
+
+    #[test]
+    fn polyglot_start_key() {
+        // The Polyglot key of the start position, from the Polyglot book format.
+        assert_eq!(Board::default().key(), 0x463b96181691fc9c);
+    }
+
+    #[test]
+    fn repetition_in_search_is_twofold_and_in_history_threefold() {
+        let mut b = Board::default();
+        for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+            b.play_uci(m).unwrap();
+        }
+        // Start position again, once before, all in game history.
+        b.set_root();
+        assert!(!b.is_repetition());
+        for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+            b.play_uci(m).unwrap();
+        }
+        // Third occurrence: a draw.
+        assert!(b.is_repetition());
+        let mut c = Board::default();
+        c.set_root();
+        for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+            c.play_uci(m).unwrap();
+        }
+        // Twofold after the root: a draw inside the search.
+        assert!(c.is_repetition());
+    }
+
+    #[test]
+    fn fifty_moves_and_material() {
+        assert!(
+            Board::from_fen("8/8/8/4k3/8/8/4K3/8 w - - 0 1")
+                .unwrap()
+                .is_draw()
+        );
+        assert!(
+            Board::from_fen("8/8/8/4k3/8/8/4K3/4R3 w - - 100 80")
+                .unwrap()
+                .is_draw()
+        );
+        assert!(
+            !Board::from_fen("8/8/8/4k3/8/8/4K3/4R3 w - - 99 80")
+                .unwrap()
+                .is_draw()
+        );
+        // Mate on the hundredth half-move is still mate, not a draw.
+        let mated = Board::from_fen("7k/6Q1/6K1/8/8/8/8/8 b - - 100 80").unwrap();
+        assert!(mated.legal_moves().is_empty() && mated.in_check());
+        assert!(!mated.is_draw());
+    }
+
+    #[test]
+    fn bad_fen_is_an_error_not_a_panic() {
+        assert!(Board::from_fen("").is_err());
+        assert!(Board::from_fen("not a fen").is_err());
+        assert!(Board::from_fen("8/8/8/8/8/8/8/8 w - - 0 1").is_err());
+        assert!(Board::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0").is_ok());
+    }
+
+    #[test]
+    fn bad_moves_are_errors() {
+        let mut b = Board::default();
+        assert!(b.play_uci("e2e5").is_err());
+        assert!(b.play_uci("zz").is_err());
+        assert!(b.play_uci("e2e4").is_ok());
+        assert_eq!(b.history_len(), 1);
+    }
+}

@@ -1,0 +1,19 @@
+//! Stockman: a UCI chess engine whose search is a set of interchangeable back ends
+//! (alpha-beta, NegaScout, MTD(f), MT-SSS*, MT-DUAL*) over one board, one node
+//! procedure, one move orderer and one transposition table.
+
+pub mod bench;
+pub mod board;
+pub mod engine;
+pub mod eval;
+pub mod perft;
+pub mod research;
+pub mod score;
+pub mod search;
+pub mod time;
+pub mod tt;
+pub mod uci;
+
+pub use board::Board;
+pub use score::Score;
+pub use search::{Algorithm, Limits, SearchResult};

@@ -1,0 +1,152 @@
+//! `Score`: a position's value in centipawns from the side to move, with mate
+//! scores encoded as distance from the root, and the conversions a TT and the
+//! UCI protocol need. Also the `Depth` and `Ply` types.
+
+use std::fmt;
+use std::ops::{Add, Neg, Sub};
+
+/// Remaining search depth in plies (may go negative inside quiescence).
+pub type Depth = i32;
+/// Distance from the search root in plies.
+pub type Ply = usize;
+
+/// The deepest ply the search may reach (search path, quiescence included).
+pub const MAX_PLY: Ply = 128;
+
+/// A score in centipawns from the point of view of the side to move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Score(pub i32);
+
+impl Score {
+    pub const ZERO: Score = Score(0);
+    pub const DRAW: Score = Score(0);
+    /// Mate at the root; mate in n plies is `MATE - n`.
+    pub const MATE: Score = Score(32_000);
+    /// Larger than any real score: the bounds of a full window.
+    pub const INFINITE: Score = Score(32_001);
+    /// Scores at or beyond this magnitude are mate scores.
+    pub const MATE_BOUND: Score = Score(32_000 - MAX_PLY as i32);
+
+    #[inline]
+    pub const fn cp(v: i32) -> Score {
+        Score(v)
+    }
+
+    /// The side to move mates in `ply` plies from the root.
+    #[inline]
+    pub const fn mate_in(ply: Ply) -> Score {
+        Score(Self::MATE.0 - ply as i32)
+    }
+
+    /// The side to move is mated `ply` plies from the root.
+    #[inline]
+    pub const fn mated_in(ply: Ply) -> Score {
+        Score(-Self::MATE.0 + ply as i32)
+    }
+
+    #[inline]
+    pub const fn is_mate(self) -> bool {
+        self.0.abs() >= Self::MATE_BOUND.0 && self.0.abs() <= Self::MATE.0
+    }
+
+    /// Moves to mate (positive: we mate; negative: we are mated), as UCI wants.
+    pub const fn mate_moves(self) -> Option<i32> {
+        if !self.is_mate() {
+            return None;
+        }
+        let plies = Self::MATE.0 - self.0.abs();
+        let moves = (plies + 1) / 2;
+        Some(if self.0 > 0 { moves } else { -moves })
+    }
+
+    /// Converts a root-relative mate score into a node-relative one for storage.
+    #[inline]
+    pub const fn to_tt(self, ply: Ply) -> Score {
+        if self.0 >= Self::MATE_BOUND.0 {
+            Score(self.0 + ply as i32)
+        } else if self.0 <= -Self::MATE_BOUND.0 {
+            Score(self.0 - ply as i32)
+        } else {
+            self
+        }
+    }
+
+    /// Converts a stored node-relative mate score back to root-relative at `ply`.
+    #[inline]
+    pub const fn from_tt(self, ply: Ply) -> Score {
+        if self.0 >= Self::MATE_BOUND.0 {
+            Score(self.0 - ply as i32)
+        } else if self.0 <= -Self::MATE_BOUND.0 {
+            Score(self.0 + ply as i32)
+        } else {
+            self
+        }
+    }
+}
+
+impl Neg for Score {
+    type Output = Score;
+    #[inline]
+    fn neg(self) -> Score {
+        Score(-self.0)
+    }
+}
+
+impl Add<i32> for Score {
+    type Output = Score;
+    #[inline]
+    fn add(self, rhs: i32) -> Score {
+        Score(self.0 + rhs)
+    }
+}
+
+impl Sub<i32> for Score {
+    type Output = Score;
+    #[inline]
+    fn sub(self, rhs: i32) -> Score {
+        Score(self.0 - rhs)
+    }
+}
+
+/// UCI form: `cp N` or `mate N`.
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.mate_moves() {
+            Some(n) => write!(f, "mate {n}"),
+            None => write!(f, "cp {}", self.0),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_scores_print_in_moves() {
+        assert_eq!(Score::mate_in(1).to_string(), "mate 1");
+        assert_eq!(Score::mate_in(3).to_string(), "mate 2");
+        assert_eq!(Score::mated_in(2).to_string(), "mate -1");
+        assert_eq!(Score::mated_in(0).to_string(), "mate 0");
+        assert_eq!(Score::cp(-35).to_string(), "cp -35");
+    }
+
+    #[test]
+    fn tt_adjustment_round_trips_and_keeps_sign() {
+        for ply in 0..60 {
+            for s in [
+                Score::mate_in(7),
+                Score::mated_in(9),
+                Score::cp(123),
+                Score::cp(-5),
+            ] {
+                assert_eq!(s.to_tt(ply).from_tt(ply), s);
+            }
+        }
+        // A mate found 5 plies below a node at ply 3 is mate-in-5 from that node.
+        assert_eq!(Score::mate_in(8).to_tt(3), Score::mate_in(5));
+        assert_eq!(Score::mated_in(8).to_tt(3), Score::mated_in(5));
+        // Read back at ply 1, it is mate-in-6 from the root.
+        assert_eq!(Score::mate_in(5).from_tt(1), Score::mate_in(6));
+    }
+}

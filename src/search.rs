@@ -1,0 +1,6 @@
+//! search (placeholder).
+pub struct Limits;
+pub struct SearchResult;
+pub enum Algorithm {
+    AlphaBeta,
+}

@@ -1,0 +1,1 @@
+//! uci (placeholder).
