@@ -1,6 +1,0 @@
-//! search (placeholder).
-pub struct Limits;
-pub struct SearchResult;
-pub enum Algorithm {
-    AlphaBeta,
-}

@@ -1,0 +1,71 @@
+//! The MT family (Plaat, Schaeffer, Pijls and de Bruin 1996): a sequence of
+//! null-window calls of the node procedure with memory, each pass tightening
+//! an upper or lower bound on the root value until they meet. The first guess
+//! makes the algorithm: the previous value (MTD(f)), +infinity (MT-SSS*,
+//! upper bounds falling) or -infinity (MT-DUAL*, lower bounds rising).
+
+use super::Iteration;
+use crate::score::{Depth, Score};
+use crate::search::node::{NodeScheme, Searcher};
+use shakmaty::Move;
+
+/// Where the sequence of null-window passes starts.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum FirstGuess {
+    Previous(Score),
+    PlusInfinity,
+    MinusInfinity,
+}
+
+/// Passes allowed before falling back to one wide-window search (search
+/// instability can otherwise make the bounds oscillate).
+pub const MAX_PASSES: u32 = 256;
+
+pub fn iterate(s: &mut Searcher, depth: Depth, first: FirstGuess) -> Option<Iteration> {
+    s.scheme = NodeScheme::Pvs;
+    let mut lower = -Score::INFINITE;
+    let mut upper = Score::INFINITE;
+    let mut g = match first {
+        FirstGuess::Previous(guess) => guess,
+        FirstGuess::PlusInfinity => Score::INFINITE,
+        FirstGuess::MinusInfinity => -Score::INFINITE,
+    };
+    // The move that proved the best lower bound so far.
+    let mut best: Option<Move> = None;
+    let mut passes = 0;
+    while lower < upper {
+        if passes == MAX_PASSES {
+            return fallback(s, depth, lower, upper, best);
+        }
+        let beta = if g == lower { g + 1 } else { g };
+        g = s.search_root(beta - 1, beta, depth);
+        passes += 1;
+        if s.stopped() {
+            return None;
+        }
+        if passes > 1 {
+            s.stats.researches += 1;
+        }
+        if g < beta {
+            upper = g;
+        } else {
+            lower = g;
+            best = s.root_best.map(|b| b.mv);
+        }
+    }
+    let best = best.or(s.root_best.map(|b| b.mv))?;
+    Some(Iteration { score: g, best })
+}
+
+/// One search with the window still open between the bounds: its value is exact.
+fn fallback(s: &mut Searcher, depth: Depth, lower: Score, upper: Score, best: Option<Move>) -> Option<Iteration> {
+    log::debug!("MT passes did not converge in {MAX_PASSES}: searching ({lower:?}, {upper:?})");
+    let alpha = (lower - 1).max(-Score::INFINITE);
+    let beta = (upper + 1).min(Score::INFINITE);
+    let score = s.search_root(alpha, beta, depth);
+    if s.stopped() {
+        return None;
+    }
+    let best = s.root_best.map(|b| b.mv).or(best)?;
+    Some(Iteration { score, best })
+}

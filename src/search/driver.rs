@@ -1,0 +1,172 @@
+//! Iterative deepening, shared by all back ends: one iteration per depth
+//! (one per line with MultiPV), the soft time limit between iterations, the
+//! hard one armed after the first, and an `Info` report per finished line.
+
+use super::backends::{self, Iteration};
+use super::node::Searcher;
+use super::{Limits, PvLine, SearchParams, SearchResult};
+use crate::board::Board;
+use crate::score::{Depth, MAX_PLY, Score};
+use crate::time::TimeBudget;
+use shakmaty::Move;
+use std::time::Duration;
+
+/// Deepest iteration the driver starts.
+pub const MAX_DEPTH: Depth = MAX_PLY as Depth - 8;
+
+/// What the driver reports after each finished line of an iteration.
+#[derive(Clone, Debug)]
+pub struct Info {
+    pub depth: Depth,
+    pub seldepth: usize,
+    /// 1-based line number (MultiPV).
+    pub multipv: usize,
+    pub score: Score,
+    pub nodes: u64,
+    pub time: Duration,
+    pub hashfull: u32,
+    pub pv: Vec<Move>,
+}
+
+/// Runs a whole search from the searcher's board and returns the best move.
+/// `report` is called once per finished line of each iteration.
+pub fn search(s: &mut Searcher, params: &SearchParams, limits: &Limits, report: &mut dyn FnMut(&Info)) -> SearchResult {
+    let mut result = SearchResult::default();
+    let legal = s.board.legal_moves();
+    if legal.is_empty() {
+        result.score = if s.board.in_check() {
+            Score::mated_in(0)
+        } else {
+            Score::DRAW
+        };
+        return result;
+    }
+    let allowed: Vec<Move> = if limits.searchmoves.is_empty() {
+        legal.to_vec()
+    } else {
+        limits.searchmoves.iter().copied().filter(|m| legal.contains(m)).collect()
+    };
+    let allowed = if allowed.is_empty() { legal.to_vec() } else { allowed };
+
+    let overhead = Duration::from_millis(params.move_overhead_ms);
+    let budget = TimeBudget::new(limits, s.board.turn(), overhead);
+    s.set_limits(budget, limits.nodes);
+    s.tt.new_search();
+
+    let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    let lines_wanted = params.multipv.clamp(1, allowed.len());
+    let mut guesses = vec![Score::ZERO; lines_wanted];
+    // A move to play even if the first iteration is interrupted by `stop`.
+    result.best_move = Some(allowed[0]);
+
+    for depth in 1..=max_depth {
+        let mut lines: Vec<(Iteration, Vec<Move>)> = Vec::with_capacity(lines_wanted);
+        let mut excluded: Vec<Move> = Vec::new();
+        for index in 0..lines_wanted {
+            let remaining: Vec<Move> = allowed.iter().copied().filter(|m| !excluded.contains(m)).collect();
+            s.set_root_moves(&remaining);
+            let Some(it) = backends::iterate(params.algorithm, s, depth, guesses[index]) else {
+                break;
+            };
+            let pv = principal_variation(s, it.best, depth);
+            excluded.push(it.best);
+            lines.push((it, pv));
+            if index + 1 < lines_wanted {
+                s.poll_stop();
+                if s.stopped() {
+                    break;
+                }
+            }
+        }
+        if lines.len() < lines_wanted {
+            if depth == 1 && let Some(b) = s.root_best {
+                // Stopped inside the first iteration: the best move so far.
+                result.best_move = Some(b.mv);
+            }
+            break;
+        }
+        // MultiPV lines are reported best first.
+        lines.sort_by(|a, b| b.0.score.cmp(&a.0.score));
+        let elapsed = s.control().elapsed();
+        let hashfull = s.tt.hashfull();
+        for (index, (it, pv)) in lines.iter().enumerate() {
+            guesses[index] = it.score;
+            report(&Info {
+                depth,
+                seldepth: s.stats.seldepth,
+                multipv: index + 1,
+                score: it.score,
+                nodes: s.stats.nodes,
+                time: elapsed,
+                hashfull,
+                pv: pv.clone(),
+            });
+        }
+        let (best, best_pv) = &lines[0];
+        result.best_move = Some(best.best);
+        result.score = best.score;
+        result.depth = depth;
+        result.pv = best_pv.clone();
+        result.ponder_move = best_pv.get(1).copied();
+        result.lines = lines
+            .iter()
+            .map(|(it, pv)| PvLine {
+                score: it.score,
+                moves: pv.clone(),
+            })
+            .collect();
+        s.arm_hard_limit();
+
+        if let Some(mate) = limits.mate
+            && let Some(moves) = best.score.mate_moves()
+            && moves > 0
+            && moves as u32 <= mate
+        {
+            break;
+        }
+        if !s.control().is_pondering()
+            && let Some(soft) = budget.soft
+            && (s.control().elapsed() >= soft || allowed.len() == 1)
+        {
+            break;
+        }
+        if limits.nodes.is_some_and(|n| s.stats.nodes >= n) {
+            break;
+        }
+        s.poll_stop();
+        if s.stopped() {
+            break;
+        }
+    }
+    result.stats = s.stats;
+    result
+}
+
+/// The principal variation: the triangular PV when it starts with `best`,
+/// otherwise `best` followed by the TT's moves, legal and not past a draw.
+fn principal_variation(s: &mut Searcher, best: Move, depth: Depth) -> Vec<Move> {
+    let tri = s.pv.line(0);
+    if tri.first() == Some(&best) && tri.len() as Depth >= depth.min(2) {
+        return tri.to_vec();
+    }
+    pv_from_tt(&s.board, &s.tt, best, depth)
+}
+
+/// Follows the TT from the position after `best`.
+pub fn pv_from_tt(board: &Board, tt: &crate::tt::TranspositionTable, best: Move, depth: Depth) -> Vec<Move> {
+    let mut b = board.clone();
+    let mut pv = vec![best];
+    b.play(best);
+    while (pv.len() as Depth) < depth.max(1) && !b.is_draw() {
+        let Some(hit) = tt.probe(b.key(), pv.len()) else {
+            break;
+        };
+        let moves = b.legal_moves();
+        let Some(m) = hit.mv.find_in(&moves) else {
+            break;
+        };
+        pv.push(m);
+        b.play(m);
+    }
+    pv
+}

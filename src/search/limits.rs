@@ -1,0 +1,56 @@
+//! `Limits`: what one `go` asks for — depth, nodes, mate, clocks, move time,
+//! infinite or ponder, and the root moves to consider — independent of UCI text.
+
+use crate::score::Depth;
+use shakmaty::Move;
+use std::time::Duration;
+
+/// The clocks of both sides as `go` gives them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    pub wtime: Option<Duration>,
+    pub btime: Option<Duration>,
+    pub winc: Option<Duration>,
+    pub binc: Option<Duration>,
+    /// Moves to the next time control; `None` is sudden death.
+    pub movestogo: Option<u32>,
+}
+
+impl Clock {
+    pub fn is_set(&self) -> bool {
+        self.wtime.is_some() || self.btime.is_some()
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<Depth>,
+    pub nodes: Option<u64>,
+    /// Search for a mate in this many moves.
+    pub mate: Option<u32>,
+    pub movetime: Option<Duration>,
+    pub clock: Clock,
+    pub infinite: bool,
+    pub ponder: bool,
+    /// Restrict the root to these moves (empty: all legal moves).
+    pub searchmoves: Vec<Move>,
+}
+
+impl Limits {
+    pub fn depth(depth: Depth) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    /// Does anything but `stop` end this search?
+    pub fn is_bounded(&self) -> bool {
+        !self.infinite
+            && (self.depth.is_some()
+                || self.nodes.is_some()
+                || self.mate.is_some()
+                || self.movetime.is_some()
+                || self.clock.is_set())
+    }
+}

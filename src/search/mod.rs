@@ -1,0 +1,170 @@
+//! The search: the `Algorithm` a user picks, the `Limits` of one `go`, and
+//! what a search returns. The pieces live in submodules: the shared node
+//! procedure, move ordering, the iterative-deepening driver and the back ends.
+
+pub mod backends;
+pub mod control;
+pub mod driver;
+pub mod limits;
+pub mod node;
+pub mod oracle;
+pub mod ordering;
+pub mod pv;
+pub mod see;
+
+pub use control::SearchControl;
+pub use driver::{Info, search};
+pub use limits::Limits;
+pub use node::{SearchTables, Searcher};
+
+use crate::score::{Depth, Score};
+use shakmaty::Move;
+use std::fmt;
+use std::str::FromStr;
+
+/// The root strategy: which windows the shared node procedure is asked for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Algorithm {
+    /// Fail-soft negamax alpha-beta with memory, full window.
+    AlphaBeta,
+    /// Principal variation search with aspiration windows at the root.
+    #[default]
+    NegaScout,
+    /// MTD(f): null-window passes converging from the previous iteration's value.
+    MTDf,
+    /// MT-SSS*: null-window passes from +infinity (upper bounds falling).
+    SSS,
+    /// MT-DUAL*: null-window passes from -infinity (lower bounds rising).
+    DUAL,
+}
+
+impl Algorithm {
+    pub const ALL: [Algorithm; 5] = [
+        Algorithm::AlphaBeta,
+        Algorithm::NegaScout,
+        Algorithm::MTDf,
+        Algorithm::SSS,
+        Algorithm::DUAL,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::AlphaBeta => "AlphaBeta",
+            Algorithm::NegaScout => "NegaScout",
+            Algorithm::MTDf => "MTDf",
+            Algorithm::SSS => "SSS",
+            Algorithm::DUAL => "DUAL",
+        }
+    }
+
+    /// Is this one of the null-window (MT) drivers?
+    pub fn is_mtd_family(self) -> bool {
+        matches!(self, Algorithm::MTDf | Algorithm::SSS | Algorithm::DUAL)
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Algorithm {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Algorithm, String> {
+        let wanted = s.trim();
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.name().eq_ignore_ascii_case(wanted))
+            .ok_or_else(|| {
+                let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+                format!("unknown algorithm '{wanted}' (expected one of {})", names.join(", "))
+            })
+    }
+}
+
+/// Whether selective techniques may change the searched value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum SearchMode {
+    /// Everything that makes the engine play better.
+    #[default]
+    Normal,
+    /// Exactly the depth-d minimax value (with quiescence): no pruning,
+    /// reductions or extensions, and TT cutoffs only from equal depth.
+    Pure,
+}
+
+/// How the search is configured (beside the limits of one `go`).
+#[derive(Clone, Debug)]
+pub struct SearchParams {
+    pub algorithm: Algorithm,
+    pub mode: SearchMode,
+    /// Number of principal variations to report (1 = normal play).
+    pub multipv: usize,
+    /// Milliseconds kept back from every time budget for communication lag.
+    pub move_overhead_ms: u64,
+}
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        SearchParams {
+            algorithm: Algorithm::default(),
+            mode: SearchMode::Normal,
+            multipv: 1,
+            move_overhead_ms: 10,
+        }
+    }
+}
+
+/// Counters of one search.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Every node entered, interior and quiescence.
+    pub nodes: u64,
+    /// Horizon nodes: where the full-width search hands over to quiescence.
+    pub leaves: u64,
+    /// Nodes inside the quiescence search.
+    pub qnodes: u64,
+    /// Greatest ply reached.
+    pub seldepth: usize,
+    /// Root searches made (null-window passes for the MTD family).
+    pub passes: u64,
+    /// Root re-searches after an aspiration or null-window failure.
+    pub researches: u64,
+}
+
+/// One principal variation of a finished search.
+#[derive(Clone, Debug)]
+pub struct PvLine {
+    pub score: Score,
+    pub moves: Vec<Move>,
+}
+
+/// What a search returns.
+#[derive(Clone, Debug, Default)]
+pub struct SearchResult {
+    /// `None` only when the side to move has no legal move.
+    pub best_move: Option<Move>,
+    pub ponder_move: Option<Move>,
+    pub score: Score,
+    /// Deepest completed iteration.
+    pub depth: Depth,
+    pub pv: Vec<Move>,
+    /// All lines of the last completed iteration, best first (MultiPV).
+    pub lines: Vec<PvLine>,
+    pub stats: SearchStats,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn algorithm_names_parse_case_insensitively() {
+        for a in Algorithm::ALL {
+            assert_eq!(a.name().to_lowercase().parse::<Algorithm>(), Ok(a));
+            assert_eq!(a.name().to_uppercase().parse::<Algorithm>(), Ok(a));
+        }
+        assert!("minimax".parse::<Algorithm>().is_err());
+    }
+}

@@ -1,0 +1,367 @@
+//! The shared node procedure every back end calls: fail-soft negamax
+//! alpha-beta with memory (the transposition table), and the quiescence
+//! search below the horizon. Also the per-thread `Searcher` that carries the
+//! board, the ordering tables, the counters and the stop checks.
+
+use super::control::SearchControl;
+use super::ordering::{CaptureOrder, History, Killers, MovePicker, OrderingContext, is_tactical};
+use super::pv::PvTable;
+use super::{SearchMode, SearchStats};
+use crate::board::Board;
+use crate::eval::evaluate;
+use crate::score::{Depth, MAX_PLY, Ply, Score};
+use crate::time::TimeBudget;
+use crate::tt::{Bound, PackedMove, TranspositionTable};
+use arrayvec::ArrayVec;
+use shakmaty::{Move, MoveList};
+use std::sync::Arc;
+
+/// How often (in nodes, a power of two) the clock and the stop flag are read.
+const STOP_CHECK_INTERVAL: u64 = 1024;
+/// Quiet moves remembered per node for the history malus.
+const MAX_QUIETS_TRACKED: usize = 64;
+
+/// How interior nodes search their children.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum NodeScheme {
+    /// Every child with the node's full window.
+    AlphaBeta,
+    /// First child with the full window, the rest with a null window and a
+    /// re-search when one lands inside the window (NegaScout / PVS).
+    Pvs,
+}
+
+/// Move-ordering memory kept across searches by one thread.
+#[derive(Default)]
+pub struct SearchTables {
+    pub history: History,
+    pub killers: Killers,
+}
+
+impl SearchTables {
+    pub fn clear(&mut self) {
+        self.history.clear();
+        self.killers.clear();
+    }
+}
+
+/// The best root move of the last root search, with its (fail-soft) score.
+#[derive(Copy, Clone, Debug)]
+pub struct RootBest {
+    pub mv: Move,
+    pub score: Score,
+}
+
+/// One thread's search state.
+pub struct Searcher {
+    pub board: Board,
+    pub tt: Arc<TranspositionTable>,
+    pub tables: Box<SearchTables>,
+    pub stats: SearchStats,
+    pub pv: PvTable,
+    pub mode: SearchMode,
+    pub scheme: NodeScheme,
+    control: Arc<SearchControl>,
+    budget: TimeBudget,
+    node_limit: Option<u64>,
+    /// The hard time limit applies only once one iteration has completed,
+    /// so there is always a move to play.
+    hard_limit_armed: bool,
+    stopped: bool,
+    /// The moves searched at the root (searchmoves, MultiPV exclusions).
+    root_moves: MoveList,
+    /// Are `root_moves` fewer than all legal moves? Then the root's result
+    /// is not the position's value and must not be stored in the TT.
+    root_restricted: bool,
+    pub root_best: Option<RootBest>,
+}
+
+impl Searcher {
+    pub fn new(
+        board: Board,
+        tt: Arc<TranspositionTable>,
+        tables: Box<SearchTables>,
+        control: Arc<SearchControl>,
+        mode: SearchMode,
+    ) -> Searcher {
+        let mut board = board;
+        board.set_root();
+        let root_moves = board.legal_moves();
+        Searcher {
+            board,
+            tt,
+            tables,
+            stats: SearchStats::default(),
+            pv: PvTable::default(),
+            mode,
+            scheme: NodeScheme::Pvs,
+            control,
+            budget: TimeBudget::UNLIMITED,
+            node_limit: None,
+            hard_limit_armed: false,
+            stopped: false,
+            root_moves,
+            root_restricted: false,
+            root_best: None,
+        }
+    }
+
+    pub fn set_limits(&mut self, budget: TimeBudget, node_limit: Option<u64>) {
+        self.budget = budget;
+        self.node_limit = node_limit;
+    }
+
+    pub fn arm_hard_limit(&mut self) {
+        self.hard_limit_armed = true;
+    }
+
+    /// Restricts the root to `moves` (a subset of the legal moves).
+    pub fn set_root_moves(&mut self, moves: &[Move]) {
+        let all = self.board.legal_moves();
+        self.root_moves.clear();
+        for &m in moves {
+            if all.contains(&m) && !self.root_moves.contains(&m) {
+                self.root_moves.push(m);
+            }
+        }
+        self.root_restricted = self.root_moves.len() < all.len();
+    }
+
+    pub fn root_moves(&self) -> &[Move] {
+        &self.root_moves
+    }
+
+    pub fn into_tables(self) -> Box<SearchTables> {
+        self.tables
+    }
+
+    pub fn control(&self) -> &SearchControl {
+        &self.control
+    }
+
+    /// Has the search been stopped (flag, time or node limit)?
+    #[inline]
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Counts a node and decides whether the search must stop.
+    #[inline]
+    fn enter_node(&mut self, ply: Ply) -> bool {
+        self.stats.nodes += 1;
+        if ply > self.stats.seldepth {
+            self.stats.seldepth = ply;
+        }
+        if let Some(limit) = self.node_limit
+            && self.stats.nodes >= limit
+            && self.hard_limit_armed
+        {
+            self.stopped = true;
+        }
+        if self.stats.nodes % STOP_CHECK_INTERVAL == 0 {
+            self.poll_stop();
+        }
+        self.stopped
+    }
+
+    /// Reads the stop flag and the hard time limit.
+    pub fn poll_stop(&mut self) {
+        if self.control.is_stopped() {
+            self.stopped = true;
+        } else if self.hard_limit_armed
+            && !self.control.is_pondering()
+            && let Some(hard) = self.budget.hard
+            && self.control.elapsed() >= hard
+        {
+            self.stopped = true;
+        }
+    }
+
+    /// Searches the root with the window (alpha, beta) to `depth`; the best
+    /// move is left in `root_best`. Returns the fail-soft score.
+    pub fn search_root(&mut self, alpha: Score, beta: Score, depth: Depth) -> Score {
+        self.stats.passes += 1;
+        self.root_best = None;
+        self.negamax(alpha, beta, depth.max(1), 0)
+    }
+
+    /// The shared node procedure: fail-soft negamax alpha-beta with memory.
+    pub fn negamax(&mut self, mut alpha: Score, beta: Score, depth: Depth, ply: Ply) -> Score {
+        self.pv.clear(ply);
+        let root = ply == 0;
+        if !root {
+            if self.enter_node(ply) {
+                return Score::ZERO;
+            }
+            if self.board.is_draw() {
+                return Score::DRAW;
+            }
+            if ply >= MAX_PLY - 1 {
+                return evaluate(&self.board);
+            }
+        } else {
+            self.stats.nodes += 1;
+        }
+        if depth <= 0 {
+            self.stats.leaves += 1;
+            return self.qsearch(alpha, beta, ply);
+        }
+
+        let key = self.board.key();
+        let hit = self.tt.probe(key, ply);
+        let tt_move = hit.map_or(PackedMove::NONE, |h| h.mv);
+        if !root
+            && let Some(h) = hit
+            && h.cuts(depth, alpha, beta, self.mode == SearchMode::Pure)
+        {
+            return h.score;
+        }
+
+        let moves = if root {
+            self.root_moves.clone()
+        } else {
+            self.board.legal_moves()
+        };
+        if moves.is_empty() {
+            return if self.board.in_check() {
+                Score::mated_in(ply)
+            } else {
+                Score::DRAW
+            };
+        }
+
+        let turn = self.board.turn();
+        let picker = MovePicker::new(
+            &moves,
+            &OrderingContext {
+                pos: self.board.pos(),
+                tt_move,
+                killers: self.tables.killers.get(ply),
+                history: &self.tables.history,
+                captures: CaptureOrder::BySee,
+            },
+        );
+        let alpha_orig = alpha;
+        let mut best = -Score::INFINITE;
+        let mut best_move: Option<Move> = None;
+        let mut quiets_tried: ArrayVec<Move, MAX_QUIETS_TRACKED> = ArrayVec::new();
+
+        for (index, m) in picker.enumerate() {
+            self.board.play(m);
+            let score = if index == 0 || self.scheme == NodeScheme::AlphaBeta {
+                -self.negamax(-beta, -alpha, depth - 1, ply + 1)
+            } else {
+                let probe = -self.negamax(-alpha - 1, -alpha, depth - 1, ply + 1);
+                if probe > alpha && probe < beta && !self.stopped {
+                    -self.negamax(-beta, -alpha, depth - 1, ply + 1)
+                } else {
+                    probe
+                }
+            };
+            self.board.undo();
+            if self.stopped {
+                return Score::ZERO;
+            }
+
+            if score > best {
+                best = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    self.pv.update(ply, m);
+                    if score >= beta {
+                        if !is_tactical(m) {
+                            self.tables.killers.record(ply, m);
+                            self.tables.history.reward(turn, m, &quiets_tried, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+            if !is_tactical(m) && !quiets_tried.is_full() {
+                quiets_tried.push(m);
+            }
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if !(root && self.root_restricted) {
+            self.tt
+                .store(key, ply, best_move, best, Score::ZERO, depth, bound);
+        }
+        if root && let Some(mv) = best_move {
+            self.root_best = Some(RootBest { mv, score: best });
+        }
+        best
+    }
+
+    /// Quiescence: stand pat or try captures and queen promotions; in check,
+    /// every evasion. Normal mode leaves out captures that lose by SEE.
+    pub fn qsearch(&mut self, mut alpha: Score, beta: Score, ply: Ply) -> Score {
+        if ply > 0 && self.enter_node(ply) {
+            return Score::ZERO;
+        }
+        self.stats.qnodes += 1;
+        if ply >= MAX_PLY - 1 {
+            return evaluate(&self.board);
+        }
+        let in_check = self.board.in_check();
+        let mut best = -Score::INFINITE;
+        if !in_check {
+            let stand_pat = evaluate(&self.board);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            if stand_pat > alpha {
+                alpha = stand_pat;
+            }
+            best = stand_pat;
+        }
+        let mut moves = self.board.legal_moves();
+        if in_check {
+            if moves.is_empty() {
+                return Score::mated_in(ply);
+            }
+        } else {
+            moves.retain(|m| is_tactical(*m));
+        }
+        let skip_losing = !in_check && self.mode == SearchMode::Normal;
+        let picker = if in_check {
+            MovePicker::new(
+                &moves,
+                &OrderingContext {
+                    pos: self.board.pos(),
+                    tt_move: PackedMove::NONE,
+                    killers: [None, None],
+                    history: &self.tables.history,
+                    captures: CaptureOrder::MvvLvaOnly,
+                },
+            )
+        } else {
+            MovePicker::tactical(&moves, self.board.pos(), skip_losing)
+        };
+        for m in picker {
+            self.board.play(m);
+            let score = -self.qsearch(-beta, -alpha, ply + 1);
+            self.board.undo();
+            if self.stopped {
+                return Score::ZERO;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}

@@ -1,0 +1,317 @@
+//! Move ordering shared by every back end: the TT move first, then winning
+//! captures (MVV-LVA, checked by SEE), killer moves, quiet moves by the
+//! history heuristic (Schaeffer 1989), and losing captures last.
+
+use super::see::see_at_least;
+use crate::eval::{SEE_VALUE, role_index};
+use crate::score::{Depth, MAX_PLY, Ply};
+use crate::tt::PackedMove;
+use arrayvec::ArrayVec;
+use shakmaty::{Color, Move, MoveList, Role};
+
+/// Largest magnitude a history entry reaches (gravity keeps it inside).
+const HISTORY_MAX: i32 = 16_384;
+
+/// Sort keys of the stages; each stage's scores stay inside its band.
+const TT_MOVE_KEY: i32 = 3_000_000;
+const GOOD_CAPTURE_KEY: i32 = 2_000_000;
+const KILLER_KEY: i32 = 1_000_000;
+const BAD_CAPTURE_KEY: i32 = -2_000_000;
+
+/// Butterfly history: how often a quiet move from-to caused a cutoff, for each side.
+pub struct History {
+    table: Box<[[[i32; 64]; 64]; 2]>,
+}
+
+impl Default for History {
+    fn default() -> Self {
+        History {
+            table: Box::new([[[0; 64]; 64]; 2]),
+        }
+    }
+}
+
+impl History {
+    fn slot(color: Color, m: Move) -> (usize, usize, usize) {
+        let from = m.from().map_or(0, |s| s as usize);
+        (color as usize, from, m.to() as usize)
+    }
+
+    #[inline]
+    pub fn get(&self, color: Color, m: Move) -> i32 {
+        let (c, f, t) = Self::slot(color, m);
+        self.table[c][f][t]
+    }
+
+    /// Gravity update: large bonuses saturate towards ±HISTORY_MAX.
+    fn update(&mut self, color: Color, m: Move, bonus: i32) {
+        let (c, f, t) = Self::slot(color, m);
+        let e = &mut self.table[c][f][t];
+        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        *e += bonus - *e * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// The bonus for a cutoff at `depth`.
+    pub fn bonus(depth: Depth) -> i32 {
+        (depth * depth + 2 * depth).min(1200)
+    }
+
+    /// Reward the quiet move that cut off and punish the quiets tried before it.
+    pub fn reward(&mut self, color: Color, best: Move, tried: &[Move], depth: Depth) {
+        let bonus = Self::bonus(depth);
+        self.update(color, best, bonus);
+        for &m in tried {
+            if m != best {
+                self.update(color, m, -bonus);
+            }
+        }
+    }
+
+    pub fn clear(&mut self) {
+        for side in self.table.iter_mut() {
+            for row in side.iter_mut() {
+                row.fill(0);
+            }
+        }
+    }
+}
+
+/// Two killer moves per ply: quiet moves that recently caused a cutoff there.
+pub struct Killers {
+    table: [[Option<Move>; 2]; MAX_PLY + 1],
+}
+
+impl Default for Killers {
+    fn default() -> Self {
+        Killers {
+            table: [[None; 2]; MAX_PLY + 1],
+        }
+    }
+}
+
+impl Killers {
+    pub fn get(&self, ply: Ply) -> [Option<Move>; 2] {
+        self.table[ply.min(MAX_PLY)]
+    }
+
+    pub fn record(&mut self, ply: Ply, m: Move) {
+        let slot = &mut self.table[ply.min(MAX_PLY)];
+        if slot[0] != Some(m) {
+            slot[1] = slot[0];
+            slot[0] = Some(m);
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.table = [[None; 2]; MAX_PLY + 1];
+    }
+}
+
+/// Is this move part of the quiescence search (captures and queen promotions)?
+#[inline]
+pub fn is_tactical(m: Move) -> bool {
+    m.is_capture() || m.promotion() == Some(Role::Queen)
+}
+
+/// Most valuable victim, least valuable attacker.
+#[inline]
+pub fn mvv_lva(m: Move) -> i32 {
+    let victim = m.capture().map_or(0, |r| SEE_VALUE[role_index(r)]);
+    let promo = m.promotion().map_or(0, |r| SEE_VALUE[role_index(r)]);
+    let attacker = SEE_VALUE[role_index(m.role())];
+    (victim + promo) * 16 - attacker / 16
+}
+
+/// A move and its sort key.
+#[derive(Copy, Clone)]
+struct Scored {
+    mv: Move,
+    key: i32,
+}
+
+/// Hands out the legal moves of a node best-first. Keys are assigned once,
+/// then each call picks the best remaining (moves after a cutoff are never sorted).
+pub struct MovePicker {
+    moves: ArrayVec<Scored, 256>,
+    next: usize,
+}
+
+/// Whether a capture is kept, sorted as good or bad, by its exchange value.
+#[derive(Copy, Clone, PartialEq, Eq)]
+pub enum CaptureOrder {
+    /// Good captures (SEE >= 0) before quiet moves, bad ones after.
+    BySee,
+    /// All captures by MVV-LVA only (no SEE).
+    MvvLvaOnly,
+}
+
+/// What the picker needs to know of the node.
+pub struct OrderingContext<'a> {
+    pub pos: &'a shakmaty::Chess,
+    pub tt_move: PackedMove,
+    pub killers: [Option<Move>; 2],
+    pub history: &'a History,
+    pub captures: CaptureOrder,
+}
+
+impl MovePicker {
+    pub fn new(moves: &MoveList, ctx: &OrderingContext<'_>) -> MovePicker {
+        let turn = shakmaty::Position::turn(ctx.pos);
+        let mut scored = ArrayVec::new();
+        for &m in moves {
+            let key = if !ctx.tt_move.is_none() && PackedMove::pack(m) == ctx.tt_move {
+                TT_MOVE_KEY
+            } else if is_tactical(m) {
+                let winning = ctx.captures == CaptureOrder::MvvLvaOnly
+                    || see_at_least(ctx.pos, m, 0);
+                if winning {
+                    GOOD_CAPTURE_KEY + mvv_lva(m)
+                } else {
+                    BAD_CAPTURE_KEY + mvv_lva(m)
+                }
+            } else if ctx.killers[0] == Some(m) {
+                KILLER_KEY + 1
+            } else if ctx.killers[1] == Some(m) {
+                KILLER_KEY
+            } else {
+                ctx.history.get(turn, m)
+            };
+            scored.push(Scored { mv: m, key });
+        }
+        MovePicker {
+            moves: scored,
+            next: 0,
+        }
+    }
+
+    /// Captures and promotions only, by MVV-LVA; with `skip_losing`, captures
+    /// that lose material by SEE are left out.
+    pub fn tactical(moves: &MoveList, pos: &shakmaty::Chess, skip_losing: bool) -> MovePicker {
+        let mut scored = ArrayVec::new();
+        for &m in moves {
+            if skip_losing && !see_at_least(pos, m, 0) {
+                continue;
+            }
+            scored.push(Scored {
+                mv: m,
+                key: mvv_lva(m),
+            });
+        }
+        MovePicker {
+            moves: scored,
+            next: 0,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+}
+
+impl Iterator for MovePicker {
+    type Item = Move;
+
+    #[inline]
+    fn next(&mut self) -> Option<Move> {
+        if self.next >= self.moves.len() {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..self.moves.len() {
+            if self.moves[i].key > self.moves[best].key {
+                best = i;
+            }
+        }
+        self.moves.swap(self.next, best);
+        self.next += 1;
+        Some(self.moves[self.next - 1].mv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use shakmaty::Position;
+
+    /// perft through the move picker: it must lose and duplicate no move.
+    fn picker_perft(board: &mut Board, depth: u32, history: &History) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let moves = board.legal_moves();
+        let tt_move = moves.first().map_or(PackedMove::NONE, |&m| PackedMove::pack(m));
+        let ctx = OrderingContext {
+            pos: board.pos(),
+            tt_move,
+            killers: [moves.last().copied(), None],
+            history,
+            captures: CaptureOrder::BySee,
+        };
+        let picked: Vec<Move> = MovePicker::new(&moves, &ctx).collect();
+        assert_eq!(picked.len(), moves.len());
+        for m in &moves {
+            assert_eq!(picked.iter().filter(|&&p| p == *m).count(), 1);
+        }
+        let mut n = 0;
+        for m in picked {
+            board.play(m);
+            n += picker_perft(board, depth - 1, history);
+            board.undo();
+        }
+        n
+    }
+
+    #[test]
+    fn perft_through_picker_equals_plain_perft() {
+        let history = History::default();
+        let cases = [
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 3, 8902),
+            ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3, 97862),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 4, 43238),
+        ];
+        for (fen, depth, expected) in cases {
+            let mut b = Board::from_fen(fen).unwrap();
+            assert_eq!(picker_perft(&mut b, depth, &history), expected, "{fen}");
+        }
+    }
+
+    #[test]
+    fn order_is_tt_then_good_captures_then_killers_then_quiets_then_bad_captures() {
+        // White: Qd1 can take a defended pawn on d5 (bad), Nc3xd5? no: e4xd5 (good).
+        let b = Board::from_fen("4k3/8/2p5/3p4/4P3/8/8/3QK1N1 w - - 0 1").unwrap();
+        let moves = b.legal_moves();
+        let killer = b.parse_uci("g1f3").unwrap();
+        let tt = b.parse_uci("e1f2").unwrap();
+        let history = History::default();
+        let ctx = OrderingContext {
+            pos: b.pos(),
+            tt_move: PackedMove::pack(tt),
+            killers: [Some(killer), None],
+            history: &history,
+            captures: CaptureOrder::BySee,
+        };
+        let order: Vec<String> = MovePicker::new(&moves, &ctx).map(|m| b.uci(m)).collect();
+        assert_eq!(order[0], "e1f2");
+        assert_eq!(order[1], "e4d5");
+        assert_eq!(order[2], "g1f3");
+        assert_eq!(order.last().unwrap(), "d1d5");
+        assert_eq!(b.pos().legal_moves().len(), order.len());
+    }
+
+    #[test]
+    fn history_gravity_stays_bounded() {
+        let mut h = History::default();
+        let b = Board::default();
+        let m = b.parse_uci("e2e4").unwrap();
+        for _ in 0..10_000 {
+            h.reward(Color::White, m, &[], 20);
+        }
+        assert!(h.get(Color::White, m) <= HISTORY_MAX);
+        assert!(h.get(Color::White, m) > HISTORY_MAX / 2);
+    }
+}

@@ -1,0 +1,99 @@
+//! Every back end in Pure mode computes the oracle's depth-d minimax value,
+//! and the best move it reports is worth that value — with a normal TT, a
+//! tiny TT (many collisions) and a TT cleared between searches.
+
+mod common;
+
+use stockman::search::oracle;
+use stockman::search::{Algorithm, Limits, SearchControl, SearchMode, SearchParams, SearchTables, Searcher, search};
+use stockman::tt::TranspositionTable;
+use stockman::{Board, Score};
+use std::sync::Arc;
+
+fn pure_search(board: &Board, algorithm: Algorithm, depth: i32, tt: &Arc<TranspositionTable>) -> (Score, shakmaty::Move) {
+    let params = SearchParams {
+        algorithm,
+        mode: SearchMode::Pure,
+        ..SearchParams::default()
+    };
+    let mut s = Searcher::new(
+        board.clone(),
+        tt.clone(),
+        Box::<SearchTables>::default(),
+        Arc::new(SearchControl::default()),
+        SearchMode::Pure,
+    );
+    let r = search(&mut s, &params, &Limits::depth(depth), &mut |_| {});
+    assert_eq!(r.depth, depth);
+    (r.score, r.best_move.expect("a legal move"))
+}
+
+/// The oracle's value of every root move (what it is worth at the root).
+fn oracle_root_values(board: &Board, depth: i32) -> Vec<(shakmaty::Move, Score)> {
+    let mut b = board.clone();
+    b.set_root();
+    let moves = b.legal_moves();
+    moves
+        .iter()
+        .map(|&m| {
+            b.play(m);
+            let v = -oracle::minimax(&mut b, depth - 1, 1);
+            b.undo();
+            (m, v)
+        })
+        .collect()
+}
+
+fn check_positions(fens: &[String], depths: std::ops::RangeInclusive<i32>, tt_mb: usize, clear_between: bool) {
+    for fen in fens {
+        let board = Board::from_fen(fen).unwrap();
+        if board.legal_moves().is_empty() {
+            continue;
+        }
+        let tt = Arc::new(TranspositionTable::new(tt_mb).unwrap());
+        for depth in depths.clone() {
+            let started = std::time::Instant::now();
+            let values = oracle_root_values(&board, depth);
+            let expected = values.iter().map(|(_, v)| *v).max().unwrap();
+            let oracle_time = started.elapsed();
+            for algorithm in Algorithm::ALL {
+                if clear_between {
+                    tt.clear();
+                }
+                let (score, best) = pure_search(&board, algorithm, depth, &tt);
+                assert_eq!(score, expected, "{algorithm} depth {depth} score on {fen}");
+                let best_value = values.iter().find(|(m, _)| *m == best).map(|(_, v)| *v);
+                assert_eq!(best_value, Some(expected), "{algorithm} depth {depth} best move {best} on {fen}");
+            }
+            if std::env::var_os("ORACLE_TIMES").is_some() {
+                eprintln!("{depth} {:?} {:?} {fen}", oracle_time, started.elapsed());
+            }
+        }
+    }
+}
+
+#[test]
+fn pure_back_ends_equal_the_oracle_at_depths_1_to_3() {
+    check_positions(&common::varied_positions(), 1..=3, 16, false);
+}
+
+#[test]
+fn pure_back_ends_equal_the_oracle_at_depth_4() {
+    let fens = common::varied_positions();
+    // Every third position keeps the oracle's plain minimax affordable.
+    let some: Vec<String> = fens.iter().step_by(3).cloned().collect();
+    check_positions(&some, 4..=4, 16, false);
+}
+
+#[test]
+fn pure_back_ends_equal_the_oracle_with_a_tiny_tt() {
+    // 1 MB is the smallest table: thousands of collisions at depth 3.
+    let fens: Vec<String> = common::varied_positions().into_iter().step_by(2).collect();
+    check_positions(&fens, 3..=3, 1, false);
+}
+
+#[test]
+fn pure_back_ends_equal_the_oracle_with_the_tt_cleared_between_searches() {
+    let fens: Vec<String> = common::varied_positions().into_iter().skip(1).step_by(2).collect();
+    check_positions(&fens, 2..=3, 16, true);
+}
