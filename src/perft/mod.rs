@@ -3,17 +3,19 @@
 //! shared perft hash table, EPD perft suites and the `stockman perft` command.
 
 mod cli;
+mod count;
 mod epd;
 mod table;
 
 pub use cli::{PerftArgs, run};
-pub use epd::{EpdEntry, parse_epd_line};
+pub use count::count_legal;
+pub use epd::{EpdEntry, SuiteSummary, parse_epd, parse_epd_line, run_suite};
 pub use table::PerftTable;
 
 use crate::board::{full_key, next_key};
 use rayon::prelude::*;
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Move, Position, PositionErrorKinds};
+use shakmaty::{CastlingMode, Chess, Move, Position, PositionError, PositionErrorKinds};
 use std::io::Write;
 use std::time::Instant;
 
@@ -34,12 +36,12 @@ pub fn perft_with(pos: &Chess, depth: u32, table: Option<&PerftTable>) -> u64 {
     }
 }
 
-/// Plain recursion, bulk counting at depth 1. `depth >= 1`.
+/// Plain recursion, bulk counting (without generating) at depth 1. `depth >= 1`.
 fn count(pos: &Chess, depth: u32) -> u64 {
-    let moves = pos.legal_moves();
     if depth == 1 {
-        return moves.len() as u64;
+        return count_legal(pos);
     }
+    let moves = pos.legal_moves();
     let mut total = 0;
     for &m in &moves {
         let mut child = pos.clone();
@@ -74,7 +76,7 @@ fn count_hashed(pos: &Chess, key: u64, depth: u32, table: &PerftTable) -> u64 {
         for &m in &moves {
             let mut child = pos.clone();
             child.play_unchecked(m);
-            total += child.legal_moves().len() as u64;
+            total += count_legal(&child);
         }
     } else {
         for &m in &moves {
@@ -188,26 +190,32 @@ pub fn parse_fen(fen: &str, chess960: bool) -> Result<(Chess, CastlingMode), Str
         .split_whitespace()
         .nth(2)
         .is_some_and(|c| c.chars().any(|ch| matches!(ch, 'A'..='H' | 'a'..='h')));
-    let illegal = |e: String| format!("invalid FEN '{text}': {e}");
+    let illegal = |e: PositionError<Chess>| format!("invalid FEN '{text}': {e}");
     if chess960 || shredder {
-        let pos = parsed
-            .into_position(CastlingMode::Chess960)
-            .map_err(|e| illegal(e.to_string()))?;
+        let pos = to_position(parsed, CastlingMode::Chess960).map_err(illegal)?;
         return Ok((pos, CastlingMode::Chess960));
     }
-    match parsed.clone().into_position(CastlingMode::Standard) {
+    match to_position(parsed.clone(), CastlingMode::Standard) {
         Ok(pos) => Ok((pos, CastlingMode::Standard)),
         Err(e)
             if e.kinds()
                 .contains(PositionErrorKinds::INVALID_CASTLING_RIGHTS) =>
         {
-            parsed
-                .into_position(CastlingMode::Chess960)
+            to_position(parsed, CastlingMode::Chess960)
                 .map(|pos| (pos, CastlingMode::Chess960))
-                .map_err(|_| illegal(e.to_string()))
+                .map_err(|_| illegal(e))
         }
-        Err(e) => Err(illegal(e.to_string())),
+        Err(e) => Err(illegal(e)),
     }
+}
+
+/// A position from a parsed FEN, tolerating what perft suites contain and
+/// the move generator handles: checks no last move could have given (two
+/// aligned sliders) and more material than promotions allow.
+fn to_position(fen: Fen, mode: CastlingMode) -> Result<Chess, PositionError<Chess>> {
+    fen.into_position(mode)
+        .or_else(PositionError::ignore_impossible_check)
+        .or_else(PositionError::ignore_too_much_material)
 }
 
 #[cfg(test)]
@@ -234,6 +242,31 @@ mod tests {
         let p = pos(KIWIPETE);
         for (d, n) in [(1, 48), (2, 2_039), (3, 97_862), (4, 4_085_603)] {
             assert_eq!(perft(&p, d), n, "depth {d}");
+        }
+    }
+
+    /// Our counting (bulk counter at the last ply) against shakmaty's own
+    /// perft, which generates every move list: an independent reference.
+    #[test]
+    fn perft_matches_shakmaty_reference() {
+        for (fen, depth) in [
+            (KIWIPETE, 3),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 4),
+            (
+                "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+                3,
+            ),
+            (
+                "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+                3,
+            ),
+            (
+                "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+                3,
+            ),
+        ] {
+            let p = pos(fen);
+            assert_eq!(perft(&p, depth), shakmaty::perft(&p, depth), "{fen}");
         }
     }
 
