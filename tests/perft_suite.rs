@@ -27,8 +27,7 @@ fn pick(e: &EpdEntry) -> (u32, u64) {
     e.expected
         .iter()
         .copied()
-        .filter(|&(_, n)| n <= MAX_NODES)
-        .next_back()
+        .rfind(|&(_, n)| n <= MAX_NODES)
         .unwrap_or(e.expected[0])
 }
 

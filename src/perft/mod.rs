@@ -190,32 +190,31 @@ pub fn parse_fen(fen: &str, chess960: bool) -> Result<(Chess, CastlingMode), Str
         .split_whitespace()
         .nth(2)
         .is_some_and(|c| c.chars().any(|ch| matches!(ch, 'A'..='H' | 'a'..='h')));
-    let illegal = |e: PositionError<Chess>| format!("invalid FEN '{text}': {e}");
+    let illegal = |e: String| format!("invalid FEN '{text}': {e}");
     if chess960 || shredder {
-        let pos = to_position(parsed, CastlingMode::Chess960).map_err(illegal)?;
+        let pos = to_position(parsed, CastlingMode::Chess960).map_err(|(_, e)| illegal(e))?;
         return Ok((pos, CastlingMode::Chess960));
     }
     match to_position(parsed.clone(), CastlingMode::Standard) {
         Ok(pos) => Ok((pos, CastlingMode::Standard)),
-        Err(e)
-            if e.kinds()
-                .contains(PositionErrorKinds::INVALID_CASTLING_RIGHTS) =>
-        {
+        Err((kinds, e)) if kinds.contains(PositionErrorKinds::INVALID_CASTLING_RIGHTS) => {
             to_position(parsed, CastlingMode::Chess960)
                 .map(|pos| (pos, CastlingMode::Chess960))
                 .map_err(|_| illegal(e))
         }
-        Err(e) => Err(illegal(e)),
+        Err((_, e)) => Err(illegal(e)),
     }
 }
 
 /// A position from a parsed FEN, tolerating what perft suites contain and
 /// the move generator handles: checks no last move could have given (two
-/// aligned sliders) and more material than promotions allow.
-fn to_position(fen: Fen, mode: CastlingMode) -> Result<Chess, PositionError<Chess>> {
+/// aligned sliders) and more material than promotions allow. The error
+/// keeps the remaining kinds and the message.
+fn to_position(fen: Fen, mode: CastlingMode) -> Result<Chess, (PositionErrorKinds, String)> {
     fen.into_position(mode)
         .or_else(PositionError::ignore_impossible_check)
         .or_else(PositionError::ignore_too_much_material)
+        .map_err(|e| (e.kinds(), e.to_string()))
 }
 
 #[cfg(test)]
