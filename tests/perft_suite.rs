@@ -263,6 +263,21 @@ fn binary_bad_input_is_a_message_and_a_failure_never_a_panic() {
         (vec!["perft", "-2"], "positive integer"),
         (vec!["perft", "16"], "more than 15"),
         (vec!["perft"], "required"),
+        (
+            vec!["perft", "3", "--max-depth", "2"],
+            "cannot be used with",
+        ),
+        (vec!["perft", "3", "--epd", "x.epd"], "cannot be used with"),
+        (
+            vec![
+                "perft",
+                "--epd",
+                "x.epd",
+                "--fen",
+                "8/8/8/8/8/8/8/8 w - - 0 1",
+            ],
+            "cannot be used with",
+        ),
         (vec!["perft", "3", "--threads", "0"], "threads"),
         (
             vec!["perft", "--epd", missing.to_str().unwrap()],

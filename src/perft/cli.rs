@@ -24,7 +24,10 @@ pub struct PerftArgs {
     pub epd: Option<PathBuf>,
 
     /// With --epd: check only the listed depths up to D [default: all].
-    #[arg(long, value_name = "D", requires = "epd", value_parser = parse_depth,
+    // `conflicts_with` as well: clap lets any member of a group satisfy
+    // `requires` (clap-rs/clap#4707), so `perft 3 --max-depth 2` would pass.
+    #[arg(long, value_name = "D", requires = "epd", conflicts_with = "depth",
+          value_parser = parse_depth,
           allow_negative_numbers = true)]
     pub max_depth: Option<u32>,
 
@@ -87,6 +90,30 @@ pub fn run(args: &PerftArgs) -> Result<(), String> {
     }
 }
 
+/// Reads a suite file: at most `LIMIT` bytes (so `/dev/zero` is an error,
+/// not an endless read), UTF-8, a leading byte order mark ignored.
+fn read_suite(path: &std::path::Path) -> Result<String, String> {
+    use std::io::Read;
+    const LIMIT: u64 = 256 << 20;
+    let cannot = |e: std::io::Error| format!("cannot read '{}': {e}", path.display());
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let mut text = String::new();
+    file.take(LIMIT + 1)
+        .read_to_string(&mut text)
+        .map_err(cannot)?;
+    if text.len() as u64 > LIMIT {
+        return Err(format!(
+            "cannot read '{}': larger than {} MB",
+            path.display(),
+            LIMIT >> 20
+        ));
+    }
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
+}
+
 enum Job {
     Divide {
         pos: Chess,
@@ -103,8 +130,7 @@ impl Job {
     fn from_args(args: &PerftArgs) -> Result<Job, String> {
         match (&args.epd, args.depth) {
             (Some(path), _) => {
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+                let text = read_suite(path)?;
                 let entries = parse_epd(&text, args.chess960)
                     .map_err(|e| format!("bad EPD file '{}':\n{e}", path.display()))?;
                 Ok(Job::Suite {
