@@ -23,7 +23,8 @@ use std::time::Instant;
 pub const MAX_DEPTH: u32 = 15;
 
 /// Number of leaves of the legal move tree `depth` plies below `pos`
-/// (1 at depth 0). Single-threaded, no hash table: the reference path.
+/// (1 at depth 0). Single-threaded, no hash table: the path that checks the
+/// hashed one (and is itself checked against `shakmaty::perft` in tests).
 pub fn perft(pos: &Chess, depth: u32) -> u64 {
     if depth == 0 { 1 } else { count(pos, depth) }
 }
@@ -125,6 +126,7 @@ pub fn divide_with(pos: &Chess, depth: u32, table: Option<&PerftTable>) -> Vec<(
 /// Runs [`divide`] and prints it the way Stockfish does: `e2e4: 9771632` per
 /// root move (UCI notation in `castling` mode), a blank line,
 /// `Nodes searched: N`, then the time and speed. Returns the total.
+/// Counts without a hash table; [`write_divide_with`] takes one.
 pub fn write_divide(
     out: &mut impl Write,
     pos: &Chess,
