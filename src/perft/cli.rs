@@ -23,7 +23,7 @@ pub struct PerftArgs {
     #[arg(long, value_name = "FILE")]
     pub epd: Option<PathBuf>,
 
-    /// With --epd: check only the listed depths up to D [default: all].
+    /// With --epd: check only the listed depths up to D [default: 15].
     // `conflicts_with` as well: clap lets any member of a group satisfy
     // `requires` (clap-rs/clap#4707), so `perft 3 --max-depth 2` would pass.
     #[arg(long, value_name = "D", requires = "epd", conflicts_with = "depth",
@@ -135,7 +135,7 @@ impl Job {
                     .map_err(|e| format!("bad EPD file '{}':\n{e}", path.display()))?;
                 Ok(Job::Suite {
                     entries,
-                    max_depth: args.max_depth.unwrap_or(u32::MAX),
+                    max_depth: args.max_depth.unwrap_or(MAX_DEPTH),
                 })
             }
             (None, Some(depth)) => {

@@ -103,7 +103,8 @@ pub struct SuiteSummary {
 
 /// Checks every listed depth up to `max_depth` of every entry, shallow
 /// first, stopping a position at its first mismatch. Prints one line per
-/// position and a summary line.
+/// position (its number, pass/FAIL/skip, the deepest depth checked, the
+/// count there, the time) and a summary line.
 pub fn run_suite(
     out: &mut impl Write,
     entries: &[EpdEntry],
