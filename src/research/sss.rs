@@ -1,0 +1,164 @@
+//! Stockman's SSS* (1979), literally: an OPEN list of (node, LIVE|SOLVED, h)
+//! states and the Γ operator's six cases; and DUAL* (Marsland, Reinefeld &
+//! Schaeffer 1987), which is SSS* run on the dual tree.
+//!
+//! Case numbering follows the common statement of Stockman's algorithm after
+//! Pearl ("Heuristics", 1984), as also printed in the Wikipedia article "SSS*":
+//! cases 1–3 handle LIVE states (1 leaf, 2 MIN node, 3 MAX node) and cases 4–6
+//! SOLVED ones (4 MIN node, 5 MAX node that is the last child, 6 MAX node with
+//! a next sibling). Plaat, Schaeffer, Pijls & de Bruin ("Best-first fixed-depth
+//! minimax algorithms", Artificial Intelligence 87, 1996) refer to 4–6 as the
+//! cases that back the upper bounds up the tree, matching this numbering.
+//! OPEN is kept in non-increasing h, ties going to the leftmost node.
+
+use super::leaves::LeafLog;
+use super::open_list::{OpenList, State, Status};
+use super::tree::{GameTree, INFINITY, NodePath, Side, Value};
+
+/// Which player SSS* bounds from above. SSS* proper takes the real tree, where
+/// MAX is at the root; DUAL* takes the dual tree, in which the players swap
+/// roles and every value is negated, so MIN becomes the maximiser.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Orientation {
+    Primal,
+    Dual,
+}
+
+impl Orientation {
+    /// The player who maximises the values SSS* sees.
+    fn maximiser(self) -> Side {
+        match self {
+            Orientation::Primal => Side::Max,
+            Orientation::Dual => Side::Min,
+        }
+    }
+
+    /// Is `node` a MAX node of the tree SSS* runs on?
+    fn is_max_node(self, node: &NodePath) -> bool {
+        Side::to_move_at(node) == self.maximiser()
+    }
+
+    /// A leaf's value in the tree SSS* runs on.
+    fn leaf_value<T: GameTree + ?Sized>(
+        self,
+        tree: &T,
+        leaf: &NodePath,
+        log: &mut LeafLog,
+    ) -> Value {
+        let value = log.value_for_max(tree, leaf);
+        match self {
+            Orientation::Primal => value,
+            Orientation::Dual => -value,
+        }
+    }
+}
+
+/// Stockman's SSS*: the minimax value for MAX.
+pub fn sss_star<T: GameTree + ?Sized>(tree: &T, log: &mut LeafLog) -> Value {
+    stockman(tree, Orientation::Primal, log)
+}
+
+/// DUAL*: SSS* on the dual tree. Its h values are lower bounds on the value
+/// for MAX; OPEN is in effect kept in non-decreasing order of them.
+pub fn dual_star<T: GameTree + ?Sized>(tree: &T, log: &mut LeafLog) -> Value {
+    -stockman(tree, Orientation::Dual, log)
+}
+
+/// The SSS* loop on the tree seen in `orientation`; returns the value there.
+fn stockman<T: GameTree + ?Sized>(tree: &T, orientation: Orientation, log: &mut LeafLog) -> Value {
+    let mut open = OpenList::new();
+    open.insert(State {
+        node: NodePath::root(),
+        status: Status::Live,
+        merit: INFINITY,
+    });
+    loop {
+        let state = open
+            .pop_first()
+            .expect("OPEN holds a state until the root is solved");
+        if state.node.is_root() && state.status == Status::Solved {
+            return state.merit;
+        }
+        gamma(tree, orientation, &mut open, state, log);
+    }
+}
+
+/// The Γ operator: replaces the state just taken from OPEN by its successors.
+fn gamma<T: GameTree + ?Sized>(
+    tree: &T,
+    orientation: Orientation,
+    open: &mut OpenList,
+    state: State,
+    log: &mut LeafLog,
+) {
+    let State {
+        node,
+        status,
+        merit,
+    } = state;
+    match status {
+        Status::Live => {
+            let children = tree.child_count(&node);
+            if children == 0 {
+                // Case 1: a LIVE leaf is solved, with h = min(h, its value).
+                let value = orientation.leaf_value(tree, &node, log);
+                open.insert(State {
+                    node,
+                    status: Status::Solved,
+                    merit: merit.min(value),
+                });
+            } else if !orientation.is_max_node(&node) {
+                // Case 2: a LIVE MIN node: its first child goes LIVE with the same h.
+                open.insert(State {
+                    node: node.child(0),
+                    status: Status::Live,
+                    merit,
+                });
+            } else {
+                // Case 3: a LIVE MAX node: all its children go LIVE with the same h.
+                for i in 0..children {
+                    open.insert(State {
+                        node: node.child(i),
+                        status: Status::Live,
+                        merit,
+                    });
+                }
+            }
+        }
+        Status::Solved => {
+            let parent = node
+                .parent()
+                .expect("a solved root ends the search before Γ");
+            let index = node
+                .index_in_parent()
+                .expect("a non-root node has an index");
+            if !orientation.is_max_node(&node) {
+                // Case 4: a SOLVED MIN node solves its MAX parent with the same
+                // h (no sibling can beat it: their h are no higher), and every
+                // state below the parent leaves OPEN.
+                open.purge_descendants_of(&parent);
+                open.insert(State {
+                    node: parent,
+                    status: Status::Solved,
+                    merit,
+                });
+            } else if index + 1 == tree.child_count(&parent) {
+                // Case 5: a SOLVED MAX node that is its MIN parent's last child
+                // solves the parent with the same h.
+                open.insert(State {
+                    node: parent,
+                    status: Status::Solved,
+                    merit,
+                });
+            } else {
+                // Case 6: a SOLVED MAX node with a next sibling: the sibling goes
+                // LIVE with the same h.
+                open.insert(State {
+                    node: node.next_sibling(),
+                    status: Status::Live,
+                    merit,
+                });
+            }
+        }
+    }
+}
