@@ -6,7 +6,7 @@ use super::alphabeta::alpha_beta;
 use super::leaves::{LeafLog, LeafRecord};
 use super::memory::alpha_beta_with_memory;
 use super::minimax::minimax;
-use super::mt::{mt_dual, mt_sss, mtd_f};
+use super::mt::{MtdOutcome, mt_dual, mt_sss, mtd_f};
 use super::negascout::negascout;
 use super::sss::{dual_star, sss_star};
 use super::tree::{GameTree, Value};
@@ -92,23 +92,15 @@ pub struct RunOptions {
 pub fn run<T: GameTree + ?Sized>(algorithm: TreeAlgorithm, tree: &T, options: RunOptions) -> Run {
     let mut log = LeafLog::new(tree, options.record_order);
     let single_pass = |value| (value, 1);
+    let passes_of = |outcome: MtdOutcome| (outcome.value, outcome.passes);
     let (value, passes) = match algorithm {
         TreeAlgorithm::Minimax => single_pass(minimax(tree, &mut log)),
         TreeAlgorithm::AlphaBeta => single_pass(alpha_beta(tree, &mut log)),
         TreeAlgorithm::NegaScout => single_pass(negascout(tree, &mut log)),
         TreeAlgorithm::AlphaBetaWithMemory => single_pass(alpha_beta_with_memory(tree, &mut log)),
-        TreeAlgorithm::MtdF => {
-            let outcome = mtd_f(tree, options.first_guess, &mut log);
-            (outcome.value, outcome.passes)
-        }
-        TreeAlgorithm::MtSss => {
-            let outcome = mt_sss(tree, &mut log);
-            (outcome.value, outcome.passes)
-        }
-        TreeAlgorithm::MtDual => {
-            let outcome = mt_dual(tree, &mut log);
-            (outcome.value, outcome.passes)
-        }
+        TreeAlgorithm::MtdF => passes_of(mtd_f(tree, options.first_guess, &mut log)),
+        TreeAlgorithm::MtSss => passes_of(mt_sss(tree, &mut log)),
+        TreeAlgorithm::MtDual => passes_of(mt_dual(tree, &mut log)),
         TreeAlgorithm::Sss => single_pass(sss_star(tree, &mut log)),
         TreeAlgorithm::Dual => single_pass(dual_star(tree, &mut log)),
     };

@@ -220,7 +220,7 @@ fn finish(
     for (i, report) in reports.iter().enumerate() {
         if !report.all_checks_hold() {
             eprintln!("check failed on {}:", describe_tree(i));
-            for failure in report.failures() {
+            for failure in &report.failures {
                 eprintln!("  {failure}");
             }
         }

@@ -31,6 +31,8 @@ pub struct TreeReport {
     pub sss_within_alpha_beta: bool,
     /// Every leaf DUAL* evaluated, alpha-beta evaluated too.
     pub dual_within_alpha_beta: bool,
+    /// A sentence for each failed check, saying where it failed.
+    pub failures: Vec<String>,
 }
 
 impl TreeReport {
@@ -43,54 +45,7 @@ impl TreeReport {
 
     /// Did every check hold?
     pub fn all_checks_hold(&self) -> bool {
-        self.wrong_values.is_empty()
-            && self.sss_equivalent
-            && self.dual_equivalent
-            && self.sss_within_alpha_beta
-            && self.dual_within_alpha_beta
-    }
-
-    /// A human-readable list of the checks that failed, with the first
-    /// divergence of each order check.
-    pub fn failures(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        for &algorithm in &self.wrong_values {
-            out.push(format!(
-                "{algorithm} returned {} but minimax is {}",
-                self.run_of(algorithm).value,
-                self.minimax_value
-            ));
-        }
-        let pairs = [
-            (
-                self.sss_equivalent,
-                TreeAlgorithm::Sss,
-                TreeAlgorithm::MtSss,
-            ),
-            (
-                self.dual_equivalent,
-                TreeAlgorithm::Dual,
-                TreeAlgorithm::MtDual,
-            ),
-        ];
-        for (holds, a, b) in pairs {
-            if !holds {
-                out.push(format!(
-                    "{a} and {b} differ: {}",
-                    first_difference(self.run_of(a), self.run_of(b))
-                ));
-            }
-        }
-        let subsets = [
-            (self.sss_within_alpha_beta, TreeAlgorithm::Sss),
-            (self.dual_within_alpha_beta, TreeAlgorithm::Dual),
-        ];
-        for (holds, a) in subsets {
-            if !holds {
-                out.push(format!("{a} evaluated a leaf alpha-beta pruned"));
-            }
-        }
-        out
+        self.failures.is_empty()
     }
 }
 
@@ -132,26 +87,73 @@ pub fn examine<T: GameTree + ?Sized>(tree: &T, options: ExamineOptions) -> TreeR
     let alpha_beta = find(TreeAlgorithm::AlphaBeta);
     let sss = find(TreeAlgorithm::Sss);
     let dual = find(TreeAlgorithm::Dual);
-    let report_checks = (
-        same_leaves_same_order(sss, find(TreeAlgorithm::MtSss)),
-        same_leaves_same_order(dual, find(TreeAlgorithm::MtDual)),
-        leaves_within(sss, alpha_beta),
-        leaves_within(dual, alpha_beta),
-    );
+    let (mt_sss, mt_dual) = (find(TreeAlgorithm::MtSss), find(TreeAlgorithm::MtDual));
+    let mut report = TreeReport {
+        minimax_value,
+        wrong_values,
+        sss_equivalent: same_leaves_same_order(sss, mt_sss),
+        dual_equivalent: same_leaves_same_order(dual, mt_dual),
+        sss_within_alpha_beta: leaves_within(sss, alpha_beta),
+        dual_within_alpha_beta: leaves_within(dual, alpha_beta),
+        failures: Vec::new(),
+        runs: Vec::new(),
+    };
+    report.failures = describe_failures(&report, &runs);
     if !options.keep_orders {
         for r in &mut runs {
             r.leaves.order = Vec::new();
         }
     }
-    TreeReport {
-        runs,
-        minimax_value,
-        wrong_values,
-        sss_equivalent: report_checks.0,
-        dual_equivalent: report_checks.1,
-        sss_within_alpha_beta: report_checks.2,
-        dual_within_alpha_beta: report_checks.3,
+    report.runs = runs;
+    report
+}
+
+/// A sentence for each failed check, with the first divergence of each
+/// order check (needs the runs' ordered leaf lists).
+fn describe_failures(report: &TreeReport, runs: &[Run]) -> Vec<String> {
+    let run_of = |algorithm| {
+        runs.iter()
+            .find(|r: &&Run| r.algorithm == algorithm)
+            .expect("every algorithm is run")
+    };
+    let mut out = Vec::new();
+    for &algorithm in &report.wrong_values {
+        out.push(format!(
+            "{algorithm} returned {} but minimax is {}",
+            run_of(algorithm).value,
+            report.minimax_value
+        ));
     }
+    let pairs = [
+        (
+            report.sss_equivalent,
+            TreeAlgorithm::Sss,
+            TreeAlgorithm::MtSss,
+        ),
+        (
+            report.dual_equivalent,
+            TreeAlgorithm::Dual,
+            TreeAlgorithm::MtDual,
+        ),
+    ];
+    for (holds, a, b) in pairs {
+        if !holds {
+            out.push(format!(
+                "{a} and {b} differ: {}",
+                first_difference(run_of(a), run_of(b))
+            ));
+        }
+    }
+    let subsets = [
+        (report.sss_within_alpha_beta, TreeAlgorithm::Sss),
+        (report.dual_within_alpha_beta, TreeAlgorithm::Dual),
+    ];
+    for (holds, a) in subsets {
+        if !holds {
+            out.push(format!("{a} evaluated a leaf alpha-beta did not"));
+        }
+    }
+    out
 }
 
 fn paths(run: &Run) -> impl Iterator<Item = &NodePath> {

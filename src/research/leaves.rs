@@ -60,6 +60,14 @@ pub struct LeafRecord {
     pub order: Vec<EvaluatedLeaf>,
 }
 
+impl LeafRecord {
+    /// The recorded leaves' left-to-right indices, in evaluation order (for
+    /// trees that number their leaves).
+    pub fn indices(&self) -> Vec<u64> {
+        self.order.iter().filter_map(|leaf| leaf.index).collect()
+    }
+}
+
 impl LeafLog {
     pub fn new<T: GameTree + ?Sized>(tree: &T, record_order: bool) -> LeafLog {
         let seen = match tree.leaf_count() {

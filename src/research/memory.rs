@@ -120,3 +120,42 @@ pub fn alpha_beta_with_memory_node<T: GameTree + ?Sized>(
     }
     best
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::research::alphabeta::alpha_beta;
+    use crate::research::examples::*;
+
+    #[test]
+    fn one_full_window_call_is_plain_alpha_beta() {
+        let tree = plaat_et_al();
+        let mut with_memory = LeafLog::new(&tree, true);
+        let mut without = LeafLog::new(&tree, true);
+        assert_eq!(alpha_beta_with_memory(&tree, &mut with_memory), PLAAT_VALUE);
+        assert_eq!(alpha_beta(&tree, &mut without), PLAAT_VALUE);
+        assert_eq!(with_memory.finish().order, without.finish().order);
+    }
+
+    #[test]
+    fn the_table_answers_a_repeated_search() {
+        let tree = russell_norvig();
+        let root = NodePath::root();
+        let mut table = BoundsTable::new();
+        let mut log = LeafLog::new(&tree, false);
+        let first =
+            alpha_beta_with_memory_node(&tree, &root, -INFINITY, INFINITY, &mut table, &mut log);
+        assert_eq!(
+            table.get(&root),
+            Some(Bounds {
+                lower: first,
+                upper: first
+            })
+        );
+        let again =
+            alpha_beta_with_memory_node(&tree, &root, -INFINITY, INFINITY, &mut table, &mut log);
+        assert_eq!(again, RUSSELL_NORVIG_VALUE);
+        let leaves = log.finish();
+        assert_eq!((leaves.total, leaves.distinct), (7, 7));
+    }
+}

@@ -21,3 +21,21 @@ fn minimax_node<T: GameTree + ?Sized>(tree: &T, node: &NodePath, log: &mut LeafL
     };
     best.expect("an interior node has children")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::research::examples::*;
+
+    #[test]
+    fn textbook_values_and_every_leaf() {
+        let tree = russell_norvig();
+        let mut log = LeafLog::new(&tree, true);
+        assert_eq!(minimax(&tree, &mut log), RUSSELL_NORVIG_VALUE);
+        assert_eq!(log.finish().indices(), (0..9).collect::<Vec<u64>>());
+        let tree = plaat_et_al();
+        let mut log = LeafLog::new(&tree, false);
+        assert_eq!(minimax(&tree, &mut log), PLAAT_VALUE);
+        assert_eq!(log.finish().distinct, 16);
+    }
+}

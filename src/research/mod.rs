@@ -5,6 +5,7 @@
 pub mod algorithms;
 pub mod alphabeta;
 pub mod cli;
+pub mod examples;
 pub mod experiment;
 pub mod explicit;
 pub mod leaves;

@@ -39,3 +39,29 @@ fn negascout_node<T: GameTree + ?Sized>(
     }
     best
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::research::examples::*;
+
+    #[test]
+    fn textbook_values() {
+        let tree = russell_norvig();
+        let mut log = LeafLog::new(&tree, true);
+        assert_eq!(negascout(&tree, &mut log), RUSSELL_NORVIG_VALUE);
+        assert_eq!(log.finish().indices(), RUSSELL_NORVIG_ALPHA_BETA);
+    }
+
+    #[test]
+    fn re_searches_count_leaves_once() {
+        let tree = plaat_et_al();
+        let mut log = LeafLog::new(&tree, true);
+        assert_eq!(negascout(&tree, &mut log), PLAAT_VALUE);
+        let leaves = log.finish();
+        // The right subtree's null-window test fails high and is searched
+        // again: its leaves are evaluated twice but counted once.
+        assert!(leaves.total > leaves.distinct);
+        assert_eq!(leaves.distinct as usize, leaves.order.len());
+    }
+}

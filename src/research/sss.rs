@@ -162,3 +162,70 @@ fn gamma<T: GameTree + ?Sized>(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::research::examples::*;
+    use crate::research::explicit::ExplicitTree;
+    use crate::research::leaves::LeafRecord;
+
+    fn run(
+        tree: &ExplicitTree,
+        search: fn(&ExplicitTree, &mut LeafLog) -> Value,
+    ) -> (Value, LeafRecord) {
+        let mut log = LeafLog::new(tree, true);
+        let value = search(tree, &mut log);
+        (value, log.finish())
+    }
+
+    #[test]
+    fn russell_norvig_leaf_sequence() {
+        let (value, leaves) = run(&russell_norvig(), sss_star);
+        assert_eq!(value, RUSSELL_NORVIG_VALUE);
+        assert_eq!(leaves.indices(), RUSSELL_NORVIG_SSS);
+    }
+
+    #[test]
+    fn plaat_et_al_leaf_sequence() {
+        let (value, leaves) = run(&plaat_et_al(), sss_star);
+        assert_eq!(value, PLAAT_VALUE);
+        assert_eq!(leaves.indices(), PLAAT_SSS);
+        // SSS* never evaluates a leaf twice: it never returns to a solved subtree.
+        assert_eq!(leaves.total, leaves.distinct);
+    }
+
+    #[test]
+    fn dual_star_finds_the_value_from_below() {
+        let (value, leaves) = run(&russell_norvig(), dual_star);
+        assert_eq!(value, RUSSELL_NORVIG_VALUE);
+        // The root is a MIN node of the dual tree: only its first child is
+        // opened first, and it is solved at 3 before the others are refuted.
+        assert_eq!(leaves.indices(), [0, 1, 2, 3, 6, 7, 8]);
+        let (value, _) = run(&plaat_et_al(), dual_star);
+        assert_eq!(value, PLAAT_VALUE);
+    }
+
+    #[test]
+    fn degenerate_trees() {
+        let single = ExplicitTree::parse("-7", 3).unwrap();
+        assert_eq!(run(&single, sss_star).0, -7);
+        assert_eq!(run(&single, dual_star).0, -7);
+        // MAX to move over two leaves: both are needed to prove the value.
+        let one_ply = ExplicitTree::parse("4 9", 2).unwrap();
+        let (value, leaves) = run(&one_ply, sss_star);
+        assert_eq!((value, leaves.indices()), (9, vec![0, 1]));
+        let chain = ExplicitTree::parse("5", 1).unwrap();
+        assert_eq!(run(&chain, sss_star).0, 5);
+    }
+
+    #[test]
+    fn ties_go_to_the_leftmost_state() {
+        // All leaves equal: SSS* solves the first MIN node's leaves one by one
+        // (its state stays leftmost among equal merits) and stops there.
+        let flat = ExplicitTree::parse("1 1 1 1 1 1 1 1 1", 3).unwrap();
+        let (value, leaves) = run(&flat, sss_star);
+        assert_eq!(value, 1);
+        assert_eq!(leaves.indices(), [0, 3, 6, 1, 2]);
+    }
+}
