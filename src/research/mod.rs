@@ -4,6 +4,7 @@
 
 pub mod algorithms;
 pub mod alphabeta;
+pub mod chess;
 pub mod cli;
 pub mod examples;
 pub mod experiment;
