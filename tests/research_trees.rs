@@ -255,35 +255,29 @@ fn cli_writes_csv() {
 
 #[test]
 fn cli_bad_input_is_a_clear_error() {
-    let cases: [&[&str]; 10] = [
-        &["trees", "--branching", "0", "--depth", "3"],
-        &["trees", "--branching", "2", "--depth", "1000"],
-        &["trees", "--branching", "8", "--depth", "30"],
-        &[
-            "trees",
-            "--branching",
-            "2",
-            "--depth",
-            "3",
-            "--values",
-            "5..1",
-        ],
-        &[
-            "trees",
-            "--branching",
-            "2",
-            "--depth",
-            "3",
-            "--values",
-            "x..3",
-        ],
-        &["trees", "--branching", "2", "--depth", "3", "--count", "0"],
-        &["trees", "--branching", "2", "--leaves", "1 2 3"],
-        &["trees", "--branching", "2", "--leaves", "1 two"],
-        &["trees", "--branching", "-3", "--depth", "2"],
-        &["trees", "--branching", "2"],
+    let simple_cases = [
+        "--branching 0 --depth 3",
+        "--branching 2 --depth 1000",
+        "--branching 8 --depth 30",
+        "--branching 2 --depth 3 --values 5..1",
+        "--branching 2 --depth 3 --values x..3",
+        "--branching 2 --depth 3 --count 0",
+        "--branching -3 --depth 2",
+        "--branching 2",
+        "--branching 2 --depth 2 --first-guess -2147483648",
     ];
-    for args in cases {
+    let mut cases: Vec<Vec<&str>> = simple_cases
+        .iter()
+        .map(|line| {
+            std::iter::once("trees")
+                .chain(line.split_whitespace())
+                .collect()
+        })
+        .collect();
+    for leaves in ["1 2 3", "1 two", "1 -2147483648"] {
+        cases.push(vec!["trees", "--branching", "2", "--leaves", leaves]);
+    }
+    for args in &cases {
         let out = stockman(args);
         let err = stderr(&out);
         assert!(!out.status.success(), "{args:?} succeeded");

@@ -7,9 +7,10 @@ use super::explicit::ExplicitTree;
 use super::leaves::EvaluatedLeaf;
 use super::summary::Summary;
 use super::synthetic::{SyntheticSpec, SyntheticTree, ValueModel, ValueRange, leaf_count};
-use super::tree::{MAX_DEPTH, Value};
+use super::tree::{MAX_DEPTH, MAX_LEAF_VALUE, Value};
 use clap::{ArgGroup, Args, ValueEnum};
 use rayon::prelude::*;
+use std::io::Write as _;
 use std::path::PathBuf;
 
 /// Synthetic trees larger than this are refused: minimax alone would take
@@ -88,6 +89,13 @@ impl From<ModelArg> for ValueModel {
 
 /// Runs `stockman trees`.
 pub fn run_trees(args: &TreesArgs) -> Result<(), String> {
+    if let Some(guess) = args.first_guess
+        && !(-MAX_LEAF_VALUE..=MAX_LEAF_VALUE).contains(&guess)
+    {
+        return Err(format!(
+            "first guess {guess} is out of range (at most ±{MAX_LEAF_VALUE})"
+        ));
+    }
     match &args.leaves {
         Some(leaves) => run_explicit(args, leaves),
         None => run_synthetic(args),
@@ -108,17 +116,15 @@ fn run_explicit(args: &TreesArgs, leaves: &str) -> Result<(), String> {
             keep_orders: args.trace,
         },
     );
-    println!(
-        "explicit tree: branching {}, depth {}, {} leaves; minimax value {}; mtd(f) first guess {first_guess}",
+    emit(&format!(
+        "explicit tree: branching {}, depth {}, {} leaves; minimax value {}; mtd(f) first guess {first_guess}\n\n",
         tree.branching(),
         tree.depth(),
         tree.leaves().len(),
         report.minimax_value
-    );
-    println!();
+    ))?;
     if args.trace {
-        print_trace(&report);
-        println!();
+        emit(&format!("{}\n", trace(&report)))?;
     }
     let reports = [report];
     finish(args, &reports, "explicit", &|_| {
@@ -142,23 +148,20 @@ fn run_synthetic(args: &TreesArgs) -> Result<(), String> {
     SyntheticTree::new(spec_of(0))?;
     let first_guess = args.first_guess.unwrap_or(match model {
         ValueModel::Uniform => values.midpoint(),
-        ValueModel::Incremental => {
-            midpoint(i64::from(values.lo), i64::from(values.hi)) * depth as Value
-        }
+        ValueModel::Incremental => values.midpoint() * depth as Value,
     });
     let options = ExamineOptions {
         first_guess,
         keep_orders: args.trace,
     };
     let leaves = leaf_count(args.branching, depth).unwrap_or(u64::MAX);
-    println!(
-        "{} {model} trees: branching {}, depth {depth} ({leaves} leaves each); values {values}; seeds {}..{}; mtd(f) first guess {first_guess}",
+    emit(&format!(
+        "{} {model} trees: branching {}, depth {depth} ({leaves} leaves each); values {values}; seeds {}..{}; mtd(f) first guess {first_guess}\n\n",
         args.count,
         args.branching,
         args.seed,
         args.seed.wrapping_add(args.count as u64 - 1),
-    );
-    println!();
+    ))?;
     let reports: Vec<TreeReport> = (0..args.count)
         .into_par_iter()
         .map(|i| {
@@ -168,9 +171,11 @@ fn run_synthetic(args: &TreesArgs) -> Result<(), String> {
         .collect();
     if args.trace {
         for (i, report) in reports.iter().enumerate() {
-            println!("tree seed {}:", spec_of(i).seed);
-            print_trace(report);
-            println!();
+            emit(&format!(
+                "tree seed {}:\n{}\n",
+                spec_of(i).seed,
+                trace(report)
+            ))?;
         }
     }
     finish(args, &reports, &model.to_string(), &|i| {
@@ -215,7 +220,7 @@ fn finish(
     describe_tree: &dyn Fn(usize) -> String,
 ) -> Result<(), String> {
     let summary = Summary::of(reports);
-    print!("{}", summary.table());
+    emit(&summary.table())?;
     let mut wrong_value_trees = 0;
     for (i, report) in reports.iter().enumerate() {
         if !report.all_checks_hold() {
@@ -252,20 +257,30 @@ fn finish(
 }
 
 /// Each algorithm's first-time leaf evaluations in order.
-fn print_trace(report: &TreeReport) {
-    println!(
-        "leaves evaluated in order (leaf index:value for MAX); minimax value {}",
+fn trace(report: &TreeReport) -> String {
+    let mut out = format!(
+        "leaves evaluated in order (leaf index:value for MAX); minimax value {}\n",
         report.minimax_value
     );
     for run in &report.runs {
         let leaves: Vec<String> = run.leaves.order.iter().map(leaf_label).collect();
-        println!(
-            "  {:<18} {:>5} leaves: {}",
+        out += &format!(
+            "  {:<18} {:>5} leaves: {}\n",
             run.algorithm.name(),
             run.leaves.distinct,
             leaves.join(" ")
         );
     }
+    out
+}
+
+/// Writes to stdout; a closed pipe or full disk is an error, not a panic.
+fn emit(text: &str) -> Result<(), String> {
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|e| format!("cannot write to standard output: {e}"))
 }
 
 fn leaf_label(leaf: &EvaluatedLeaf) -> String {

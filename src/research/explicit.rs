@@ -26,7 +26,8 @@ impl ExplicitTree {
         if leaves.is_empty() {
             return Err("no leaf values given".into());
         }
-        if let Some(v) = leaves.iter().find(|v| v.abs() > MAX_LEAF_VALUE) {
+        let allowed = -MAX_LEAF_VALUE..=MAX_LEAF_VALUE;
+        if let Some(v) = leaves.iter().find(|v| !allowed.contains(v)) {
             return Err(format!(
                 "leaf value {v} is out of range (at most ±{MAX_LEAF_VALUE})"
             ));
@@ -129,5 +130,6 @@ mod tests {
         assert!(ExplicitTree::parse("1 2", 1).is_err());
         assert!(ExplicitTree::parse("1 3000000000", 2).is_err());
         assert!(ExplicitTree::parse("1 2000000000", 2).is_err());
+        assert!(ExplicitTree::parse("1 -2147483648", 2).is_err());
     }
 }

@@ -1,15 +1,6 @@
 //! Stockman's SSS* (1979), literally: an OPEN list of (node, LIVE|SOLVED, h)
-//! states and the Γ operator's six cases; and DUAL* (Marsland, Reinefeld &
-//! Schaeffer 1987), which is SSS* run on the dual tree.
-//!
-//! Case numbering follows the common statement of Stockman's algorithm after
-//! Pearl ("Heuristics", 1984), as also printed in the Wikipedia article "SSS*":
-//! cases 1–3 handle LIVE states (1 leaf, 2 MIN node, 3 MAX node) and cases 4–6
-//! SOLVED ones (4 MIN node, 5 MAX node that is the last child, 6 MAX node with
-//! a next sibling). Plaat, Schaeffer, Pijls & de Bruin ("Best-first fixed-depth
-//! minimax algorithms", Artificial Intelligence 87, 1996) refer to 4–6 as the
-//! cases that back the upper bounds up the tree, matching this numbering.
-//! OPEN is kept in non-increasing h, ties going to the leftmost node.
+//! states rewritten by the Γ operator's six cases until the root is solved;
+//! and DUAL* (Marsland, Reinefeld & Schaeffer 1987), SSS* on the dual tree.
 
 use super::leaves::LeafLog;
 use super::open_list::{OpenList, State, Status};
@@ -84,6 +75,15 @@ fn stockman<T: GameTree + ?Sized>(tree: &T, orientation: Orientation, log: &mut 
 }
 
 /// The Γ operator: replaces the state just taken from OPEN by its successors.
+///
+/// Case numbering follows the usual statement of Stockman's algorithm after
+/// Pearl ("Heuristics", 1984), as printed in the Wikipedia article "SSS*":
+/// cases 1–3 take LIVE states (1 leaf, 2 MIN node, 3 MAX node), cases 4–6
+/// SOLVED ones (4 MIN node, 5 MAX node that is the last child, 6 MAX node with
+/// a next sibling). Plaat, Schaeffer, Pijls & de Bruin ("Best-first
+/// fixed-depth minimax algorithms", Artificial Intelligence 87, 1996) call 4–6
+/// the cases that back upper bounds up the tree, which matches. New states go
+/// into OPEN in non-increasing h, ties to the leftmost node (`OpenList`).
 fn gamma<T: GameTree + ?Sized>(
     tree: &T,
     orientation: Orientation,
