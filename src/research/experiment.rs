@@ -37,16 +37,20 @@ pub struct TreeReport {
 
 impl TreeReport {
     pub fn run_of(&self, algorithm: TreeAlgorithm) -> &Run {
-        self.runs
-            .iter()
-            .find(|r| r.algorithm == algorithm)
-            .expect("every algorithm is run")
+        run_of(&self.runs, algorithm)
     }
 
     /// Did every check hold?
     pub fn all_checks_hold(&self) -> bool {
         self.failures.is_empty()
     }
+}
+
+/// The run of `algorithm` among `runs`, which hold one run per algorithm.
+fn run_of(runs: &[Run], algorithm: TreeAlgorithm) -> &Run {
+    runs.iter()
+        .find(|r| r.algorithm == algorithm)
+        .expect("every algorithm is run")
 }
 
 /// Is the run's ordered leaf list needed by a check?
@@ -73,11 +77,7 @@ pub fn examine<T: GameTree + ?Sized>(tree: &T, options: ExamineOptions) -> TreeR
             run(algorithm, tree, run_options)
         })
         .collect();
-    let find = |algorithm| {
-        runs.iter()
-            .find(|r: &&Run| r.algorithm == algorithm)
-            .expect("every algorithm is run")
-    };
+    let find = |algorithm| run_of(&runs, algorithm);
     let minimax_value = find(TreeAlgorithm::Minimax).value;
     let wrong_values = runs
         .iter()
@@ -111,11 +111,7 @@ pub fn examine<T: GameTree + ?Sized>(tree: &T, options: ExamineOptions) -> TreeR
 /// A sentence for each failed check, with the first divergence of each
 /// order check (needs the runs' ordered leaf lists).
 fn describe_failures(report: &TreeReport, runs: &[Run]) -> Vec<String> {
-    let run_of = |algorithm| {
-        runs.iter()
-            .find(|r: &&Run| r.algorithm == algorithm)
-            .expect("every algorithm is run")
-    };
+    let run_of = |algorithm| run_of(runs, algorithm);
     let mut out = Vec::new();
     for &algorithm in &report.wrong_values {
         out.push(format!(
