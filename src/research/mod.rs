@@ -1,11 +1,29 @@
-//! Research: textbook search algorithms over explicit game trees (placeholder; being written).
+//! Research: the textbook minimax algorithms written plainly over a `GameTree`
+//! trait — minimax, alpha-beta, NegaScout, alpha-beta with memory, the MT
+//! family and Stockman's SSS* with its OPEN list — on synthetic and explicit trees.
 
-use clap::Args;
+pub mod algorithms;
+pub mod alphabeta;
+pub mod chess;
+pub mod cli;
+pub mod examples;
+pub mod experiment;
+pub mod explicit;
+pub mod leaves;
+pub mod memory;
+pub mod minimax;
+pub mod mt;
+pub mod negascout;
+pub mod open_list;
+pub mod rng;
+pub mod sss;
+pub mod summary;
+pub mod synthetic;
+pub mod tree;
 
-/// `stockman trees` arguments.
-#[derive(Args, Debug)]
-pub struct TreesArgs {}
-
-pub fn run_trees(_args: &TreesArgs) -> Result<(), String> {
-    Err("trees is not written yet".into())
-}
+pub use algorithms::{Run, RunOptions, TreeAlgorithm};
+pub use cli::{TreesArgs, run_trees};
+pub use experiment::{ExamineOptions, TreeReport, examine};
+pub use explicit::ExplicitTree;
+pub use synthetic::{SyntheticSpec, SyntheticTree, ValueModel, ValueRange};
+pub use tree::{GameTree, NodePath, Side, Value};

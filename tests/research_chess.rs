@@ -1,0 +1,51 @@
+//! The research oracle on chess positions (static evaluation at the horizon,
+//! no quiescence): every algorithm returns the minimax value, SSS* ≡ MT-SSS*,
+//! DUAL* ≡ MT-DUAL*, and SSS*/DUAL* leaves lie within alpha-beta's.
+
+use stockman::research::chess::{ChessMoveOrder, ChessTree};
+use stockman::research::{ExamineOptions, TreeAlgorithm, examine};
+
+/// (FEN, depth): the perft suite's classic positions, shallow enough to be quick.
+const POSITIONS: [(&str, usize); 5] = [
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        3,
+    ),
+    (
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        2,
+    ),
+    ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 4),
+    (
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        3,
+    ),
+    ("6k1/5ppp/8/8/8/8/8/R6K w - - 0 1", 3),
+];
+
+#[test]
+fn chess_trees_satisfy_the_theorems() {
+    for (fen, depth) in POSITIONS {
+        for order in [ChessMoveOrder::Generated, ChessMoveOrder::UciText] {
+            let tree = ChessTree::from_fen(fen, depth, order).unwrap();
+            let report = examine(
+                &tree,
+                ExamineOptions {
+                    first_guess: 0,
+                    keep_orders: false,
+                },
+            );
+            assert!(
+                report.all_checks_hold(),
+                "{fen} depth {depth} {order:?}: {}",
+                report.failures.join("; ")
+            );
+            let sss = report.run_of(TreeAlgorithm::Sss).leaves.distinct;
+            let alpha_beta = report.run_of(TreeAlgorithm::AlphaBeta).leaves.distinct;
+            assert!(
+                sss <= alpha_beta,
+                "{fen}: sss* {sss} > alpha-beta {alpha_beta}"
+            );
+        }
+    }
+}
