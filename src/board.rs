@@ -2,9 +2,11 @@
 //! the incrementally updated Zobrist (Polyglot) key, the key history of the game
 //! and the search path, and the draw rules (repetition, fifty moves, material).
 
+use shakmaty::fen::Fen;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{
-    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, MoveList, Position, Role,
+    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, MoveList, Position,
+    PositionError, PositionErrorKinds, Role,
 };
 
 /// How the key of a position treats en passant: only a legally capturable
@@ -49,16 +51,16 @@ impl Board {
         }
     }
 
-    /// Parses a FEN; errors are human-readable.
+    /// Parses a FEN (standard chess, or Chess960 from Shredder/X-FEN castling
+    /// rights); errors are human-readable.
     pub fn from_fen(fen: &str) -> Result<Board, String> {
-        let parsed: shakmaty::fen::Fen = fen
-            .trim()
-            .parse()
-            .map_err(|e| format!("invalid FEN '{}': {e}", fen.trim()))?;
-        let pos: Chess = parsed
-            .into_position(CastlingMode::Standard)
-            .map_err(|e| format!("illegal position '{}': {e}", fen.trim()))?;
-        Ok(Board::new(pos, CastlingMode::Standard))
+        Board::from_fen_960(fen, false)
+    }
+
+    /// Parses a FEN, in Chess960 castling mode when `chess960` is set.
+    pub fn from_fen_960(fen: &str, chess960: bool) -> Result<Board, String> {
+        let (pos, mode) = parse_fen(fen, chess960)?;
+        Ok(Board::new(pos, mode))
     }
 
     #[inline]
@@ -203,6 +205,49 @@ impl Board {
         let ours = b.by_color(color);
         !((b.knights() | b.bishops() | b.rooks() | b.queens()) & ours).is_empty()
     }
+}
+
+/// Parses a FEN for perft. Chess960 castling is used when `chess960` is set,
+/// when the castling field names rook files (Shredder-FEN, `HAha`), or when
+/// the standard reading rejects the castling rights but the Chess960
+/// (X-FEN) reading accepts them. Errors are human-readable.
+pub fn parse_fen(fen: &str, chess960: bool) -> Result<(Chess, CastlingMode), String> {
+    let text = fen.trim();
+    if text.is_empty() {
+        return Err("empty FEN".into());
+    }
+    let parsed: Fen = text
+        .parse()
+        .map_err(|e| format!("invalid FEN '{text}': {e}"))?;
+    let shredder = text
+        .split_whitespace()
+        .nth(2)
+        .is_some_and(|c| c.chars().any(|ch| matches!(ch, 'A'..='H' | 'a'..='h')));
+    let illegal = |e: String| format!("invalid FEN '{text}': {e}");
+    if chess960 || shredder {
+        let pos = to_position(parsed, CastlingMode::Chess960).map_err(|(_, e)| illegal(e))?;
+        return Ok((pos, CastlingMode::Chess960));
+    }
+    match to_position(parsed.clone(), CastlingMode::Standard) {
+        Ok(pos) => Ok((pos, CastlingMode::Standard)),
+        Err((kinds, e)) if kinds.contains(PositionErrorKinds::INVALID_CASTLING_RIGHTS) => {
+            to_position(parsed, CastlingMode::Chess960)
+                .map(|pos| (pos, CastlingMode::Chess960))
+                .map_err(|_| illegal(e))
+        }
+        Err((_, e)) => Err(illegal(e)),
+    }
+}
+
+/// A position from a parsed FEN, tolerating what perft suites contain and
+/// the move generator handles: checks no last move could have given (two
+/// aligned sliders) and more material than promotions allow. The error
+/// keeps the remaining kinds and the message.
+fn to_position(fen: Fen, mode: CastlingMode) -> Result<Chess, (PositionErrorKinds, String)> {
+    fen.into_position(mode)
+        .or_else(PositionError::ignore_impossible_check)
+        .or_else(PositionError::ignore_too_much_material)
+        .map_err(|e| (e.kinds(), e.to_string()))
 }
 
 /// The Zobrist key of a position, computed from scratch.

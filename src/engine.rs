@@ -1,1 +1,425 @@
-//! engine (placeholder).
+//! The UCI session: the game position, the options, the transposition table
+//! and the search thread. It turns parsed commands into actions, keeps the
+//! input loop answering while a search runs, and prints `bestmove` exactly
+//! once per `go`.
+
+use crate::board::Board;
+use crate::eval::evaluate;
+use crate::score::{Depth, Score};
+use crate::search::driver::MAX_DEPTH;
+use crate::search::limits::Clock;
+use crate::search::{
+    Limits, SearchControl, SearchMode, SearchParams, SearchTables, Searcher, search,
+};
+use crate::tt::TranspositionTable;
+use crate::uci::options::{DECLARATIONS, OptionEffect};
+use crate::uci::output::format_info;
+use crate::uci::{Command, GoParams, Options, Output, PositionStart, parse};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Stack for the search thread: deep recursion with move lists on the stack.
+const SEARCH_STACK_BYTES: usize = 64 << 20;
+/// How often a finished infinite or ponder search looks for `stop`/`ponderhit`.
+const WAIT_POLL: Duration = Duration::from_millis(1);
+
+/// Whether the input loop goes on.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+struct RunningSearch {
+    control: Arc<SearchControl>,
+    handle: JoinHandle<Box<SearchTables>>,
+}
+
+pub struct Engine {
+    out: Output,
+    board: Board,
+    options: Options,
+    tt: Arc<TranspositionTable>,
+    /// `Hash` changed: resize when no search runs (at `isready` or `go`).
+    resize_pending: bool,
+    tables: Option<Box<SearchTables>>,
+    running: Option<RunningSearch>,
+    debug: bool,
+}
+
+impl Engine {
+    pub fn new(out: Output) -> Engine {
+        let options = Options::default();
+        let tt =
+            TranspositionTable::new(options.hash_mb).expect("the default hash size fits in memory");
+        Engine {
+            out,
+            board: Board::default(),
+            options,
+            tt: Arc::new(tt),
+            resize_pending: false,
+            tables: Some(Box::default()),
+            running: None,
+            debug: false,
+        }
+    }
+
+    /// Handles one input line.
+    pub fn handle_line(&mut self, line: &str) -> Flow {
+        log::debug!("< {}", line.trim_end());
+        match parse(line) {
+            Ok(cmd) => self.handle(cmd),
+            Err(message) => {
+                self.out.info_string(&message);
+                Flow::Continue
+            }
+        }
+    }
+
+    pub fn handle(&mut self, cmd: Command) -> Flow {
+        self.reap_finished_search();
+        match cmd {
+            Command::Empty | Command::Register => {}
+            Command::Uci => self.uci(),
+            Command::Debug(on) => self.debug = on,
+            Command::IsReady => {
+                if self.running.is_none() {
+                    self.apply_pending_resize();
+                }
+                self.out.line("readyok");
+            }
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::UciNewGame => {
+                self.stop_search();
+                self.apply_pending_resize();
+                self.tt.clear();
+                if let Some(t) = self.tables.as_mut() {
+                    t.clear();
+                }
+            }
+            Command::Position { start, moves } => self.set_position(start, &moves),
+            Command::Go(go) => self.go(go),
+            Command::Perft(depth) => self.perft(depth),
+            Command::Stop => self.stop_search(),
+            Command::PonderHit => match &self.running {
+                Some(r) if r.control.is_pondering() => r.control.ponderhit(),
+                _ => self.out.info_string("ponderhit ignored: not pondering"),
+            },
+            Command::Quit => {
+                self.stop_search();
+                return Flow::Quit;
+            }
+            Command::Bench(depth) => self.bench(depth),
+            Command::Display => {
+                self.out.info_string(&format!("fen {}", self.board.fen()));
+                self.out
+                    .info_string(&format!("key {:016x}", self.board.key()));
+            }
+            Command::Eval => {
+                let e = evaluate(&self.board);
+                self.out
+                    .info_string(&format!("static evaluation {e} (side to move)"));
+            }
+        }
+        Flow::Continue
+    }
+
+    /// The end of input: stop and leave.
+    pub fn shutdown(&mut self) {
+        self.stop_search();
+    }
+
+    fn uci(&mut self) {
+        self.out
+            .line(&format!("id name Stockman {}", env!("CARGO_PKG_VERSION")));
+        self.out.line("id author the Stockman developers");
+        for d in DECLARATIONS {
+            self.out.line(&d.declaration());
+        }
+        self.out.line("uciok");
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        match self.options.set(name, value) {
+            Ok(OptionEffect::None) => {}
+            Ok(OptionEffect::ResizeHash) => self.resize_pending = true,
+            Ok(OptionEffect::ClearHash) => {
+                if self.running.is_some() {
+                    self.out.info_string("Clear Hash ignored while searching");
+                } else {
+                    self.tt.clear();
+                }
+            }
+            Err(message) => self.out.info_string(&message),
+        }
+        if self.debug {
+            self.out
+                .info_string(&format!("options now {:?}", self.options));
+        }
+    }
+
+    fn apply_pending_resize(&mut self) {
+        if !self.resize_pending || self.running.is_some() {
+            return;
+        }
+        self.resize_pending = false;
+        if self.tt.size_mb() == self.options.hash_mb {
+            return;
+        }
+        // Free the old table first, so old and new never both occupy memory.
+        self.tt = Arc::new(TranspositionTable::new(1).expect("1 MB"));
+        match TranspositionTable::new(self.options.hash_mb) {
+            Ok(tt) => self.tt = Arc::new(tt),
+            Err(message) => {
+                self.out.info_string(&format!("{message}; using 16 MB"));
+                self.options.hash_mb = 16;
+                self.tt = Arc::new(TranspositionTable::new(16).expect("16 MB"));
+            }
+        }
+    }
+
+    fn set_position(&mut self, start: PositionStart, moves: &[String]) {
+        let base = match start {
+            PositionStart::StartPos => Ok(Board::default()),
+            PositionStart::Fen(fen) => Board::from_fen_960(&fen, self.options.chess960),
+        };
+        let mut board = match base {
+            Ok(b) => b,
+            Err(message) => {
+                self.out
+                    .info_string(&format!("{message}; position unchanged"));
+                return;
+            }
+        };
+        for (i, text) in moves.iter().enumerate() {
+            if let Err(message) = board.play_uci(text) {
+                self.out.info_string(&format!(
+                    "{message} at move {} of the list; using the position before it ({} moves applied)",
+                    i + 1,
+                    i
+                ));
+                break;
+            }
+        }
+        self.board = board;
+    }
+
+    fn limits_from(&self, go: &GoParams) -> Limits {
+        for w in &go.warnings {
+            self.out.info_string(w);
+        }
+        let ms = |v: Option<u64>| v.map(Duration::from_millis);
+        let depth = go.depth.map(|d| {
+            if d < 1 {
+                self.out
+                    .info_string(&format!("depth {d} is below 1; searching depth 1"));
+            }
+            d.clamp(1, MAX_DEPTH as i64) as Depth
+        });
+        let mut searchmoves = Vec::new();
+        for text in &go.searchmoves {
+            match self.board.parse_uci(text) {
+                Ok(m) => searchmoves.push(m),
+                Err(message) => self
+                    .out
+                    .info_string(&format!("searchmoves: {message}; ignored")),
+            }
+        }
+        Limits {
+            depth,
+            nodes: go.nodes.map(|n| n.max(1)),
+            mate: go.mate,
+            movetime: ms(go.movetime),
+            clock: Clock {
+                wtime: ms(go.wtime),
+                btime: ms(go.btime),
+                winc: ms(go.winc),
+                binc: ms(go.binc),
+                movestogo: go.movestogo,
+            },
+            infinite: go.infinite,
+            ponder: go.ponder,
+            searchmoves,
+        }
+    }
+
+    fn go(&mut self, go: GoParams) {
+        if self.running.is_some() {
+            self.out
+                .info_string("go ignored: a search is already running (send stop first)");
+            return;
+        }
+        self.apply_pending_resize();
+        let limits = self.limits_from(&go);
+        let params = SearchParams {
+            algorithm: self.options.algorithm,
+            mode: if self.options.pure {
+                SearchMode::Pure
+            } else {
+                SearchMode::Normal
+            },
+            multipv: self.options.multipv,
+            move_overhead_ms: self.options.move_overhead_ms,
+        };
+        let control = Arc::new(SearchControl::new(limits.ponder));
+        let job = SearchJob {
+            board: self.board.clone(),
+            tt: self.tt.clone(),
+            tables: self.tables.take().unwrap_or_default(),
+            control: control.clone(),
+            out: self.out.clone(),
+            params,
+            limits,
+            show_wdl: self.options.show_wdl,
+        };
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || job.run());
+        match spawned {
+            Ok(handle) => self.running = Some(RunningSearch { control, handle }),
+            Err(e) => {
+                self.out
+                    .info_string(&format!("cannot start the search thread: {e}"));
+                self.out.line("bestmove (none)");
+            }
+        }
+    }
+
+    /// Stops a running search and waits until it has printed `bestmove`.
+    fn stop_search(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.control.stop();
+            self.join(r);
+        }
+    }
+
+    fn join(&mut self, r: RunningSearch) {
+        match r.handle.join() {
+            Ok(tables) => self.tables = Some(tables),
+            Err(_) => {
+                log::error!("the search thread panicked");
+                self.out
+                    .info_string("internal error in the search; tables reset");
+                self.tables = Some(Box::default());
+            }
+        }
+    }
+
+    /// Collects a search that ended by itself, so its tables can be reused.
+    fn reap_finished_search(&mut self) {
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|r| r.handle.is_finished())
+            && let Some(r) = self.running.take()
+        {
+            self.join(r);
+        }
+    }
+
+    fn perft(&mut self, depth: u32) {
+        if self.running.is_some() {
+            self.out.info_string("perft ignored while searching");
+            return;
+        }
+        let depth = depth.min(crate::perft::MAX_DEPTH);
+        let mut buffer = Vec::new();
+        let result = crate::perft::write_divide(
+            &mut buffer,
+            self.board.pos(),
+            depth,
+            self.board.castling_mode(),
+        );
+        match result {
+            Ok(_) => {
+                for line in String::from_utf8_lossy(&buffer).lines() {
+                    self.out.line(line);
+                }
+            }
+            Err(e) => self.out.info_string(&format!("perft failed: {e}")),
+        }
+    }
+
+    fn bench(&mut self, depth: Option<i64>) {
+        if self.running.is_some() {
+            self.out.info_string("bench ignored while searching");
+            return;
+        }
+        let _ = depth;
+        self.out.info_string("bench is not available in this build");
+    }
+}
+
+/// Everything a search thread needs, moved into it.
+struct SearchJob {
+    board: Board,
+    tt: Arc<TranspositionTable>,
+    tables: Box<SearchTables>,
+    control: Arc<SearchControl>,
+    out: Output,
+    params: SearchParams,
+    limits: Limits,
+    show_wdl: bool,
+}
+
+impl SearchJob {
+    fn run(self) -> Box<SearchTables> {
+        let SearchJob {
+            board,
+            tt,
+            tables,
+            control,
+            out,
+            params,
+            limits,
+            show_wdl,
+        } = self;
+        out.info_string(&format!("algorithm {}", params.algorithm));
+        let mut searcher = Searcher::new(board.clone(), tt, tables, control.clone(), params.mode);
+        let mut printed_score = false;
+        let result = search(&mut searcher, &params, &limits, &mut |info| {
+            printed_score = true;
+            out.line(&format_info(info, &board, show_wdl));
+        });
+        let tables = searcher.into_tables();
+
+        // In infinite and ponder mode, bestmove waits for stop or ponderhit.
+        while !control.is_stopped() && (limits.infinite || control.is_pondering()) {
+            std::thread::sleep(WAIT_POLL);
+        }
+        match result.best_move {
+            None => {
+                let score = if board.in_check() {
+                    Score::mated_in(0)
+                } else {
+                    Score::DRAW
+                };
+                out.line(&format!("info depth 0 score {score}"));
+                out.line("bestmove (none)");
+            }
+            Some(best) => {
+                if !printed_score {
+                    // Stopped before the first iteration finished: still say something.
+                    let mut child = board.clone();
+                    child.play(best);
+                    let score = -evaluate(&child);
+                    out.line(&format!(
+                        "info depth 1 score {score} nodes {} pv {}",
+                        result.stats.nodes,
+                        board.uci(best)
+                    ));
+                }
+                let mut line = format!("bestmove {}", board.uci(best));
+                if let Some(p) = result.ponder_move {
+                    let mut child = board.clone();
+                    child.play(best);
+                    line += &format!(" ponder {}", child.uci(p));
+                }
+                out.line(&line);
+            }
+        }
+        tables
+    }
+}

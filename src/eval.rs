@@ -54,15 +54,32 @@ const fn build_tables() -> PieceSquareTables {
         let pawn_mg = if rank == 0 || rank == 7 {
             0
         } else {
-            let central = if cf == 1 { 12 } else if cf == 3 { 6 } else { 0 };
-            (rank - 1) * 4 + central * (rank >= 3 && rank <= 4) as i32 + if rank == 6 { 40 } else { 0 }
+            let central = if cf == 1 {
+                12
+            } else if cf == 3 {
+                6
+            } else {
+                0
+            };
+            (rank - 1) * 4
+                + central * (rank >= 3 && rank <= 4) as i32
+                + if rank == 6 { 40 } else { 0 }
         };
-        let pawn_eg = if rank == 0 || rank == 7 { 0 } else { (rank - 1) * (rank - 1) * 5 };
+        let pawn_eg = if rank == 0 || rank == 7 {
+            0
+        } else {
+            (rank - 1) * (rank - 1) * 5
+        };
         // Knights: strongly centralised.
         let knight_mg = 30 - 6 * centre + if rank == 0 { -10 } else { 0 };
         let knight_eg = 24 - 5 * centre;
         // Bishops: mildly centralised, avoid the edge.
-        let bishop_mg = 14 - 3 * centre + if file == rank || file + rank == 7 { 8 } else { 0 };
+        let bishop_mg = 14 - 3 * centre
+            + if file == rank || file + rank == 7 {
+                8
+            } else {
+                0
+            };
         let bishop_eg = 10 - 2 * centre;
         // Rooks: seventh rank, central files in the middlegame.
         let rook_mg = if rank == 6 { 20 } else { 0 } + if cf == 1 { 6 } else { 0 };
@@ -72,7 +89,8 @@ const fn build_tables() -> PieceSquareTables {
         let queen_eg = 24 - 3 * centre;
         // King: shelter on the back rank and the wings in the middlegame,
         // centralised in the endgame.
-        let king_mg = -12 * rank - if cf <= 3 { 24 } else { 0 } + if rank == 0 && cf >= 5 { 20 } else { 0 };
+        let king_mg =
+            -12 * rank - if cf <= 3 { 24 } else { 0 } + if rank == 0 && cf >= 5 { 20 } else { 0 };
         let king_eg = 42 - 6 * centre;
 
         let mgv = [pawn_mg, knight_mg, bishop_mg, rook_mg, queen_mg, king_mg];
@@ -115,7 +133,11 @@ fn tapered_terms(board: &Board) -> (i32, i32, i32) {
 pub fn evaluate(board: &Board) -> Score {
     let (mg, eg, phase) = tapered_terms(board);
     let white = (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
-    let relative = if board.turn() == Color::White { white } else { -white };
+    let relative = if board.turn() == Color::White {
+        white
+    } else {
+        -white
+    };
     Score(relative + TEMPO)
 }
 
@@ -138,16 +160,27 @@ mod tests {
 
     #[test]
     fn start_position_is_balanced_but_for_tempo() {
-        assert_eq!(eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), TEMPO);
-        assert_eq!(eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1"), TEMPO);
+        assert_eq!(
+            eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+            TEMPO
+        );
+        assert_eq!(
+            eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1"),
+            TEMPO
+        );
     }
 
     #[test]
     fn evaluation_is_colour_symmetric() {
         let pairs = [
-            ("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
-             "rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 2 3"),
-            ("8/5k2/8/3P4/8/8/5K2/8 w - - 0 1", "8/5k2/8/8/3p4/8/5K2/8 b - - 0 1"),
+            (
+                "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+                "rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 2 3",
+            ),
+            (
+                "8/5k2/8/3P4/8/8/5K2/8 w - - 0 1",
+                "8/5k2/8/8/3p4/8/5K2/8 b - - 0 1",
+            ),
         ];
         for (a, b) in pairs {
             assert_eq!(eval(a), eval(b), "{a} vs {b}");

@@ -2,7 +2,10 @@
 //! subcommands run perft, bench and the research tools.
 
 use clap::{Parser, Subcommand};
+use std::io::BufRead;
 use std::process::ExitCode;
+use stockman::engine::{Engine, Flow};
+use stockman::uci::Output;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -17,10 +20,38 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Speak UCI on stdin/stdout (the default without a subcommand).
+    Uci,
     /// Count leaf nodes of the legal move tree (per root move), or run an EPD perft suite.
     Perft(stockman::perft::PerftArgs),
     /// Textbook algorithms on synthetic game trees: leaves evaluated, SSS* = MT-SSS* check.
     Trees(stockman::research::TreesArgs),
+}
+
+/// Reads UCI commands until `quit` or the end of input.
+fn uci_loop() -> Result<(), String> {
+    let mut engine = Engine::new(Output::stdout());
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut raw = Vec::new();
+    loop {
+        raw.clear();
+        match input.read_until(b'\n', &mut raw) {
+            Ok(0) => break,
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&raw);
+                if engine.handle_line(&line) == Flow::Quit {
+                    return Ok(());
+                }
+            }
+            Err(e) => {
+                log::warn!("reading stdin: {e}");
+                break;
+            }
+        }
+    }
+    engine.shutdown();
+    Ok(())
 }
 
 fn main() -> ExitCode {
@@ -29,7 +60,7 @@ fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     let result = match &cli.command {
-        None => Ok(()),
+        None | Some(Command::Uci) => uci_loop(),
         Some(Command::Perft(a)) => stockman::perft::run(a),
         Some(Command::Trees(a)) => stockman::research::run_trees(a),
     };

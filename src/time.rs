@@ -114,12 +114,22 @@ mod tests {
             movetime: Some(ms(5)),
             ..Limits::default()
         };
-        assert_eq!(TimeBudget::new(&l, Color::White, ms(50)).hard, Some(MIN_BUDGET));
+        assert_eq!(
+            TimeBudget::new(&l, Color::White, ms(50)).hard,
+            Some(MIN_BUDGET)
+        );
     }
 
     #[test]
     fn clock_budgets_stay_inside_the_clock() {
-        for (t, inc, mtg) in [(60_000, 0, None), (1000, 10, None), (100, 0, None), (10, 1000, None), (30_000, 0, Some(1)), (0, 0, None)] {
+        for (t, inc, mtg) in [
+            (60_000, 0, None),
+            (1000, 10, None),
+            (100, 0, None),
+            (10, 1000, None),
+            (30_000, 0, Some(1)),
+            (0, 0, None),
+        ] {
             let b = TimeBudget::new(&clock(t, inc, mtg), Color::White, ms(10));
             let hard = b.hard.unwrap();
             let soft = b.soft.unwrap();
@@ -140,6 +150,9 @@ mod tests {
             infinite: true,
             ..clock(60_000, 0, None)
         };
-        assert_eq!(TimeBudget::new(&l, Color::White, ms(10)), TimeBudget::UNLIMITED);
+        assert_eq!(
+            TimeBudget::new(&l, Color::White, ms(10)),
+            TimeBudget::UNLIMITED
+        );
     }
 }

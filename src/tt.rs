@@ -104,7 +104,14 @@ const DEPTH_OFFSET: i32 = 32;
 const GENERATION_MASK: u8 = 0x3f;
 
 // data layout: move 0..16 | score 16..32 | eval 32..48 | depth 48..56 | bound 56..58 | generation 58..64
-fn pack_data(mv: PackedMove, score: Score, eval: Score, depth: Depth, bound: Bound, generation: u8) -> u64 {
+fn pack_data(
+    mv: PackedMove,
+    score: Score,
+    eval: Score,
+    depth: Depth,
+    bound: Bound,
+    generation: u8,
+) -> u64 {
     let depth = (depth + DEPTH_OFFSET).clamp(0, 255) as u64;
     (mv.0 as u64)
         | ((score.0 as i16 as u16 as u64) << 16)
@@ -278,7 +285,15 @@ mod tests {
         let pos = Chess::default();
         let moves = pos.legal_moves();
         let m = moves[3];
-        tt.store(0xdead_beef, 0, Some(m), Score(-42), Score(7), 5, Bound::Lower);
+        tt.store(
+            0xdead_beef,
+            0,
+            Some(m),
+            Score(-42),
+            Score(7),
+            5,
+            Bound::Lower,
+        );
         let hit = tt.probe(0xdead_beef, 0).unwrap();
         assert_eq!(hit.score, Score(-42));
         assert_eq!(hit.eval, Score(7));
@@ -334,7 +349,15 @@ mod tests {
         let tt = TranspositionTable::new(1).unwrap();
         assert_eq!(tt.hashfull(), 0);
         for k in 0..100_000u64 {
-            tt.store(k.wrapping_mul(0x9e37_79b9_7f4a_7c15), 0, None, Score(1), Score(1), 1, Bound::Exact);
+            tt.store(
+                k.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                0,
+                None,
+                Score(1),
+                Score(1),
+                1,
+                Bound::Exact,
+            );
         }
         assert!(tt.hashfull() > 500);
         tt.clear();

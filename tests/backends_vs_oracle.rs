@@ -4,13 +4,20 @@
 
 mod common;
 
+use std::sync::Arc;
 use stockman::search::oracle;
-use stockman::search::{Algorithm, Limits, SearchControl, SearchMode, SearchParams, SearchTables, Searcher, search};
+use stockman::search::{
+    Algorithm, Limits, SearchControl, SearchMode, SearchParams, SearchTables, Searcher, search,
+};
 use stockman::tt::TranspositionTable;
 use stockman::{Board, Score};
-use std::sync::Arc;
 
-fn pure_search(board: &Board, algorithm: Algorithm, depth: i32, tt: &Arc<TranspositionTable>) -> (Score, shakmaty::Move) {
+fn pure_search(
+    board: &Board,
+    algorithm: Algorithm,
+    depth: i32,
+    tt: &Arc<TranspositionTable>,
+) -> (Score, shakmaty::Move) {
     let params = SearchParams {
         algorithm,
         mode: SearchMode::Pure,
@@ -44,7 +51,12 @@ fn oracle_root_values(board: &Board, depth: i32) -> Vec<(shakmaty::Move, Score)>
         .collect()
 }
 
-fn check_positions(fens: &[String], depths: std::ops::RangeInclusive<i32>, tt_mb: usize, clear_between: bool) {
+fn check_positions(
+    fens: &[String],
+    depths: std::ops::RangeInclusive<i32>,
+    tt_mb: usize,
+    clear_between: bool,
+) {
     for fen in fens {
         let board = Board::from_fen(fen).unwrap();
         if board.legal_moves().is_empty() {
@@ -63,7 +75,11 @@ fn check_positions(fens: &[String], depths: std::ops::RangeInclusive<i32>, tt_mb
                 let (score, best) = pure_search(&board, algorithm, depth, &tt);
                 assert_eq!(score, expected, "{algorithm} depth {depth} score on {fen}");
                 let best_value = values.iter().find(|(m, _)| *m == best).map(|(_, v)| *v);
-                assert_eq!(best_value, Some(expected), "{algorithm} depth {depth} best move {best} on {fen}");
+                assert_eq!(
+                    best_value,
+                    Some(expected),
+                    "{algorithm} depth {depth} best move {best} on {fen}"
+                );
             }
             if std::env::var_os("ORACLE_TIMES").is_some() {
                 eprintln!("{depth} {:?} {:?} {fen}", oracle_time, started.elapsed());
@@ -94,6 +110,10 @@ fn pure_back_ends_equal_the_oracle_with_a_tiny_tt() {
 
 #[test]
 fn pure_back_ends_equal_the_oracle_with_the_tt_cleared_between_searches() {
-    let fens: Vec<String> = common::varied_positions().into_iter().skip(1).step_by(2).collect();
+    let fens: Vec<String> = common::varied_positions()
+        .into_iter()
+        .skip(1)
+        .step_by(2)
+        .collect();
     check_positions(&fens, 2..=3, 16, true);
 }

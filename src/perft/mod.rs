@@ -12,10 +12,10 @@ pub use count::count_legal;
 pub use epd::{EpdEntry, SuiteSummary, parse_epd, parse_epd_line, run_suite};
 pub use table::PerftTable;
 
+pub use crate::board::parse_fen;
 use crate::board::{full_key, next_key};
 use rayon::prelude::*;
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Move, Position, PositionError, PositionErrorKinds};
+use shakmaty::{CastlingMode, Chess, Move, Position};
 use std::io::Write;
 use std::time::Instant;
 
@@ -174,49 +174,6 @@ pub fn write_divide_with(
 pub(crate) fn nps(nodes: u64, elapsed: std::time::Duration) -> u64 {
     let us = elapsed.as_micros().max(1);
     (u128::from(nodes) * 1_000_000 / us).min(u128::from(u64::MAX)) as u64
-}
-
-/// Parses a FEN for perft. Chess960 castling is used when `chess960` is set,
-/// when the castling field names rook files (Shredder-FEN, `HAha`), or when
-/// the standard reading rejects the castling rights but the Chess960
-/// (X-FEN) reading accepts them. Errors are human-readable.
-pub fn parse_fen(fen: &str, chess960: bool) -> Result<(Chess, CastlingMode), String> {
-    let text = fen.trim();
-    if text.is_empty() {
-        return Err("empty FEN".into());
-    }
-    let parsed: Fen = text
-        .parse()
-        .map_err(|e| format!("invalid FEN '{text}': {e}"))?;
-    let shredder = text
-        .split_whitespace()
-        .nth(2)
-        .is_some_and(|c| c.chars().any(|ch| matches!(ch, 'A'..='H' | 'a'..='h')));
-    let illegal = |e: String| format!("invalid FEN '{text}': {e}");
-    if chess960 || shredder {
-        let pos = to_position(parsed, CastlingMode::Chess960).map_err(|(_, e)| illegal(e))?;
-        return Ok((pos, CastlingMode::Chess960));
-    }
-    match to_position(parsed.clone(), CastlingMode::Standard) {
-        Ok(pos) => Ok((pos, CastlingMode::Standard)),
-        Err((kinds, e)) if kinds.contains(PositionErrorKinds::INVALID_CASTLING_RIGHTS) => {
-            to_position(parsed, CastlingMode::Chess960)
-                .map(|pos| (pos, CastlingMode::Chess960))
-                .map_err(|_| illegal(e))
-        }
-        Err((_, e)) => Err(illegal(e)),
-    }
-}
-
-/// A position from a parsed FEN, tolerating what perft suites contain and
-/// the move generator handles: checks no last move could have given (two
-/// aligned sliders) and more material than promotions allow. The error
-/// keeps the remaining kinds and the message.
-fn to_position(fen: Fen, mode: CastlingMode) -> Result<Chess, (PositionErrorKinds, String)> {
-    fen.into_position(mode)
-        .or_else(PositionError::ignore_impossible_check)
-        .or_else(PositionError::ignore_too_much_material)
-        .map_err(|e| (e.kinds(), e.to_string()))
 }
 
 #[cfg(test)]

@@ -30,7 +30,12 @@ pub struct Info {
 
 /// Runs a whole search from the searcher's board and returns the best move.
 /// `report` is called once per finished line of each iteration.
-pub fn search(s: &mut Searcher, params: &SearchParams, limits: &Limits, report: &mut dyn FnMut(&Info)) -> SearchResult {
+pub fn search(
+    s: &mut Searcher,
+    params: &SearchParams,
+    limits: &Limits,
+    report: &mut dyn FnMut(&Info),
+) -> SearchResult {
     let mut result = SearchResult::default();
     let legal = s.board.legal_moves();
     if legal.is_empty() {
@@ -44,9 +49,18 @@ pub fn search(s: &mut Searcher, params: &SearchParams, limits: &Limits, report: 
     let allowed: Vec<Move> = if limits.searchmoves.is_empty() {
         legal.to_vec()
     } else {
-        limits.searchmoves.iter().copied().filter(|m| legal.contains(m)).collect()
+        limits
+            .searchmoves
+            .iter()
+            .copied()
+            .filter(|m| legal.contains(m))
+            .collect()
     };
-    let allowed = if allowed.is_empty() { legal.to_vec() } else { allowed };
+    let allowed = if allowed.is_empty() {
+        legal.to_vec()
+    } else {
+        allowed
+    };
 
     let overhead = Duration::from_millis(params.move_overhead_ms);
     let budget = TimeBudget::new(limits, s.board.turn(), overhead);
@@ -63,7 +77,11 @@ pub fn search(s: &mut Searcher, params: &SearchParams, limits: &Limits, report: 
         let mut lines: Vec<(Iteration, Vec<Move>)> = Vec::with_capacity(lines_wanted);
         let mut excluded: Vec<Move> = Vec::new();
         for index in 0..lines_wanted {
-            let remaining: Vec<Move> = allowed.iter().copied().filter(|m| !excluded.contains(m)).collect();
+            let remaining: Vec<Move> = allowed
+                .iter()
+                .copied()
+                .filter(|m| !excluded.contains(m))
+                .collect();
             s.set_root_moves(&remaining);
             let Some(it) = backends::iterate(params.algorithm, s, depth, guesses[index]) else {
                 break;
@@ -79,7 +97,9 @@ pub fn search(s: &mut Searcher, params: &SearchParams, limits: &Limits, report: 
             }
         }
         if lines.len() < lines_wanted {
-            if depth == 1 && let Some(b) = s.root_best {
+            if depth == 1
+                && let Some(b) = s.root_best
+            {
                 // Stopped inside the first iteration: the best move so far.
                 result.best_move = Some(b.mv);
             }
@@ -153,7 +173,12 @@ fn principal_variation(s: &mut Searcher, best: Move, depth: Depth) -> Vec<Move> 
 }
 
 /// Follows the TT from the position after `best`.
-pub fn pv_from_tt(board: &Board, tt: &crate::tt::TranspositionTable, best: Move, depth: Depth) -> Vec<Move> {
+pub fn pv_from_tt(
+    board: &Board,
+    tt: &crate::tt::TranspositionTable,
+    best: Move,
+    depth: Depth,
+) -> Vec<Move> {
     let mut b = board.clone();
     let mut pv = vec![best];
     b.play(best);

@@ -78,7 +78,10 @@ impl FromStr for Algorithm {
             .find(|a| a.name().eq_ignore_ascii_case(wanted))
             .ok_or_else(|| {
                 let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
-                format!("unknown algorithm '{wanted}' (expected one of {})", names.join(", "))
+                format!(
+                    "unknown algorithm '{wanted}' (expected one of {})",
+                    names.join(", ")
+                )
             })
     }
 }

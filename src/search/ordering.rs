@@ -162,8 +162,8 @@ impl MovePicker {
             let key = if !ctx.tt_move.is_none() && PackedMove::pack(m) == ctx.tt_move {
                 TT_MOVE_KEY
             } else if is_tactical(m) {
-                let winning = ctx.captures == CaptureOrder::MvvLvaOnly
-                    || see_at_least(ctx.pos, m, 0);
+                let winning =
+                    ctx.captures == CaptureOrder::MvvLvaOnly || see_at_least(ctx.pos, m, 0);
                 if winning {
                     GOOD_CAPTURE_KEY + mvv_lva(m)
                 } else {
@@ -244,7 +244,9 @@ mod tests {
             return 1;
         }
         let moves = board.legal_moves();
-        let tt_move = moves.first().map_or(PackedMove::NONE, |&m| PackedMove::pack(m));
+        let tt_move = moves
+            .first()
+            .map_or(PackedMove::NONE, |&m| PackedMove::pack(m));
         let ctx = OrderingContext {
             pos: board.pos(),
             tt_move,
@@ -270,8 +272,16 @@ mod tests {
     fn perft_through_picker_equals_plain_perft() {
         let history = History::default();
         let cases = [
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 3, 8902),
-            ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3, 97862),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                3,
+                8902,
+            ),
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                3,
+                97862,
+            ),
             ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 4, 43238),
         ];
         for (fen, depth, expected) in cases {

@@ -33,10 +33,16 @@ pub enum Command {
     Uci,
     Debug(bool),
     IsReady,
-    SetOption { name: String, value: Option<String> },
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
     Register,
     UciNewGame,
-    Position { start: PositionStart, moves: Vec<String> },
+    Position {
+        start: PositionStart,
+        moves: Vec<String>,
+    },
     Go(GoParams),
     /// `go perft <depth>`
     Perft(u32),
@@ -54,8 +60,19 @@ pub enum Command {
 }
 
 const GO_KEYWORDS: &[&str] = &[
-    "searchmoves", "ponder", "wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime",
-    "infinite", "perft",
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+    "perft",
 ];
 
 /// Parses one line. `Err` carries a message for `info string`.
@@ -116,13 +133,19 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, String> {
 fn parse_position(rest: &[&str]) -> Result<Command, String> {
     let moves_at = rest.iter().position(|t| t.eq_ignore_ascii_case("moves"));
     let (head, moves) = match moves_at {
-        Some(i) => (&rest[..i], rest[i + 1..].iter().map(|s| s.to_string()).collect()),
+        Some(i) => (
+            &rest[..i],
+            rest[i + 1..].iter().map(|s| s.to_string()).collect(),
+        ),
         None => (rest, Vec::new()),
     };
     let start = match head.first().map(|s| s.to_ascii_lowercase()) {
         Some(s) if s == "startpos" => {
             if head.len() > 1 {
-                return Err(format!("position: unexpected '{}' after startpos", head[1..].join(" ")));
+                return Err(format!(
+                    "position: unexpected '{}' after startpos",
+                    head[1..].join(" ")
+                ));
             }
             PositionStart::StartPos
         }
@@ -132,7 +155,11 @@ fn parse_position(rest: &[&str]) -> Result<Command, String> {
             }
             PositionStart::Fen(head[1..].join(" "))
         }
-        _ => return Err("position expects 'startpos' or 'fen <fen>', then optionally 'moves ...'".into()),
+        _ => {
+            return Err(
+                "position expects 'startpos' or 'fen <fen>', then optionally 'moves ...'".into(),
+            );
+        }
     };
     Ok(Command::Position { start, moves })
 }
@@ -148,7 +175,9 @@ fn parse_go(rest: &[&str]) -> Result<Command, String> {
             "infinite" => go.infinite = true,
             "ponder" => go.ponder = true,
             "searchmoves" => {
-                while i < rest.len() && !GO_KEYWORDS.contains(&rest[i].to_ascii_lowercase().as_str()) {
+                while i < rest.len()
+                    && !GO_KEYWORDS.contains(&rest[i].to_ascii_lowercase().as_str())
+                {
                     go.searchmoves.push(rest[i].to_string());
                     i += 1;
                 }
@@ -159,15 +188,20 @@ fn parse_go(rest: &[&str]) -> Result<Command, String> {
                     .ok()
                     .filter(|d| *d >= 1)
                     .map(Command::Perft)
-                    .ok_or_else(|| format!("go perft: depth must be a positive number, got {depth}"));
+                    .ok_or_else(|| {
+                        format!("go perft: depth must be a positive number, got {depth}")
+                    });
             }
-            "wtime" | "btime" | "winc" | "binc" | "movetime" | "movestogo" | "depth" | "nodes" | "mate" => {
+            "wtime" | "btime" | "winc" | "binc" | "movetime" | "movestogo" | "depth" | "nodes"
+            | "mate" => {
                 i += 1;
                 let v = match number(&key, arg) {
                     Ok(v) => v,
                     Err(e) => {
                         go.warnings.push(e);
-                        if arg.is_some_and(|a| GO_KEYWORDS.contains(&a.to_ascii_lowercase().as_str())) {
+                        if arg
+                            .is_some_and(|a| GO_KEYWORDS.contains(&a.to_ascii_lowercase().as_str()))
+                        {
                             i -= 1;
                         }
                         continue;
@@ -180,14 +214,19 @@ fn parse_go(rest: &[&str]) -> Result<Command, String> {
                     "winc" => go.winc = Some(non_negative),
                     "binc" => go.binc = Some(non_negative),
                     "movetime" => go.movetime = Some(non_negative),
-                    "movestogo" => go.movestogo = Some(non_negative.min(u32::MAX as u64) as u32).filter(|m| *m > 0),
+                    "movestogo" => {
+                        go.movestogo =
+                            Some(non_negative.min(u32::MAX as u64) as u32).filter(|m| *m > 0)
+                    }
                     "depth" => go.depth = Some(v),
                     "nodes" => go.nodes = Some(non_negative),
                     "mate" => go.mate = Some(non_negative.clamp(1, u32::MAX as u64) as u32),
                     _ => unreachable!("matched above"),
                 }
             }
-            other => go.warnings.push(format!("go: ignoring unknown token '{other}'")),
+            other => go
+                .warnings
+                .push(format!("go: ignoring unknown token '{other}'")),
         }
     }
     Ok(Command::Go(go))
@@ -221,15 +260,24 @@ mod tests {
     fn setoption_names_with_spaces_and_values_keep_case() {
         assert_eq!(
             parse("setoption name Move Overhead value 100"),
-            Ok(Command::SetOption { name: "Move Overhead".into(), value: Some("100".into()) })
+            Ok(Command::SetOption {
+                name: "Move Overhead".into(),
+                value: Some("100".into())
+            })
         );
         assert_eq!(
             parse("setoption name Clear Hash"),
-            Ok(Command::SetOption { name: "Clear Hash".into(), value: None })
+            Ok(Command::SetOption {
+                name: "Clear Hash".into(),
+                value: None
+            })
         );
         assert_eq!(
             parse("setoption name SyzygyPath value /My Tables/Syzygy"),
-            Ok(Command::SetOption { name: "SyzygyPath".into(), value: Some("/My Tables/Syzygy".into()) })
+            Ok(Command::SetOption {
+                name: "SyzygyPath".into(),
+                value: Some("/My Tables/Syzygy".into())
+            })
         );
         assert!(parse("setoption Hash 5").is_err());
         assert!(parse("setoption name").is_err());
@@ -239,7 +287,10 @@ mod tests {
     fn positions() {
         assert_eq!(
             parse("position startpos moves"),
-            Ok(Command::Position { start: PositionStart::StartPos, moves: vec![] })
+            Ok(Command::Position {
+                start: PositionStart::StartPos,
+                moves: vec![]
+            })
         );
         assert_eq!(
             parse("position fen 8/8/8/8/8/8/8/K6k w - - 0 1 moves a1b1"),
@@ -255,31 +306,45 @@ mod tests {
 
     #[test]
     fn go_reads_every_parameter_in_any_order() {
-        let Ok(Command::Go(g)) = parse("go wtime 1000 btime -50 winc 10 binc 10 movestogo 5 depth 7 nodes 900 movetime 20 mate 3")
-        else {
+        let Ok(Command::Go(g)) = parse(
+            "go wtime 1000 btime -50 winc 10 binc 10 movestogo 5 depth 7 nodes 900 movetime 20 mate 3",
+        ) else {
             panic!("go not parsed")
         };
         assert_eq!(g.wtime, Some(1000));
         assert_eq!(g.btime, Some(0));
         assert_eq!((g.winc, g.binc, g.movestogo), (Some(10), Some(10), Some(5)));
-        assert_eq!((g.depth, g.nodes, g.movetime, g.mate), (Some(7), Some(900), Some(20), Some(3)));
-        let Ok(Command::Go(g)) = parse("go searchmoves e2e4 d2d4 infinite") else { panic!() };
+        assert_eq!(
+            (g.depth, g.nodes, g.movetime, g.mate),
+            (Some(7), Some(900), Some(20), Some(3))
+        );
+        let Ok(Command::Go(g)) = parse("go searchmoves e2e4 d2d4 infinite") else {
+            panic!()
+        };
         assert_eq!(g.searchmoves, vec!["e2e4", "d2d4"]);
         assert!(g.infinite);
-        let Ok(Command::Go(g)) = parse("go ponder btime 5 wtime 6") else { panic!() };
+        let Ok(Command::Go(g)) = parse("go ponder btime 5 wtime 6") else {
+            panic!()
+        };
         assert!(g.ponder);
         assert_eq!((g.wtime, g.btime), (Some(6), Some(5)));
     }
 
     #[test]
     fn go_survives_bad_tokens() {
-        let Ok(Command::Go(g)) = parse("go depth x wtime 100 bogus") else { panic!() };
+        let Ok(Command::Go(g)) = parse("go depth x wtime 100 bogus") else {
+            panic!()
+        };
         assert_eq!(g.depth, None);
         assert_eq!(g.wtime, Some(100));
         assert_eq!(g.warnings.len(), 2);
-        let Ok(Command::Go(g)) = parse("go depth movetime 50") else { panic!() };
+        let Ok(Command::Go(g)) = parse("go depth movetime 50") else {
+            panic!()
+        };
         assert_eq!(g.movetime, Some(50));
-        let Ok(Command::Go(g)) = parse("go depth") else { panic!() };
+        let Ok(Command::Go(g)) = parse("go depth") else {
+            panic!()
+        };
         assert_eq!(g.warnings.len(), 1);
         assert_eq!(parse("go perft 3"), Ok(Command::Perft(3)));
         assert!(parse("go perft 0").is_err());

@@ -16,7 +16,10 @@ pub fn epd_fens(rel: &str) -> Vec<String> {
             let fields: Vec<&str> = l.split_whitespace().collect();
             let mut fen: Vec<&str> = fields[..4].to_vec();
             // EPD lines may carry halfmove/fullmove numbers as plain fields.
-            if fields.len() >= 6 && fields[4].parse::<u32>().is_ok() && fields[5].parse::<u32>().is_ok() {
+            if fields.len() >= 6
+                && fields[4].parse::<u32>().is_ok()
+                && fields[5].parse::<u32>().is_ok()
+            {
                 fen.extend_from_slice(&fields[4..6]);
             }
             fen.join(" ")

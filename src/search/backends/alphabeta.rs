@@ -12,5 +12,8 @@ pub fn iterate(s: &mut Searcher, depth: Depth) -> Option<Iteration> {
         return None;
     }
     let best = s.root_best?;
-    Some(Iteration { score, best: best.mv })
+    Some(Iteration {
+        score,
+        best: best.mv,
+    })
 }

@@ -21,7 +21,12 @@ pub struct Iteration {
 
 /// Runs one iteration at `depth`; `guess` is the previous iteration's score.
 /// `None` when the search was stopped before the iteration finished.
-pub fn iterate(algorithm: Algorithm, s: &mut Searcher, depth: Depth, guess: Score) -> Option<Iteration> {
+pub fn iterate(
+    algorithm: Algorithm,
+    s: &mut Searcher,
+    depth: Depth,
+    guess: Score,
+) -> Option<Iteration> {
     match algorithm {
         Algorithm::AlphaBeta => alphabeta::iterate(s, depth),
         Algorithm::NegaScout => negascout::iterate(s, depth, guess),

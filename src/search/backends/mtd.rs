@@ -58,7 +58,13 @@ pub fn iterate(s: &mut Searcher, depth: Depth, first: FirstGuess) -> Option<Iter
 }
 
 /// One search with the window still open between the bounds: its value is exact.
-fn fallback(s: &mut Searcher, depth: Depth, lower: Score, upper: Score, best: Option<Move>) -> Option<Iteration> {
+fn fallback(
+    s: &mut Searcher,
+    depth: Depth,
+    lower: Score,
+    upper: Score,
+    best: Option<Move>,
+) -> Option<Iteration> {
     log::debug!("MT passes did not converge in {MAX_PASSES}: searching ({lower:?}, {upper:?})");
     let alpha = (lower - 1).max(-Score::INFINITE);
     let beta = (upper + 1).min(Score::INFINITE);

@@ -35,7 +35,10 @@ pub fn iterate(s: &mut Searcher, depth: Depth, guess: Score) -> Option<Iteration
             beta = (score + delta).min(Score::INFINITE);
         } else {
             let best = s.root_best?;
-            return Some(Iteration { score, best: best.mv });
+            return Some(Iteration {
+                score,
+                best: best.mv,
+            });
         }
     }
 }

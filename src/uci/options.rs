@@ -1,0 +1,315 @@
+//! The UCI option table: every option the engine declares (name, type,
+//! default, range), case-insensitive lookup, and typed values with clear
+//! errors for unknown names and bad or out-of-range values.
+
+use crate::search::Algorithm;
+
+pub const HASH_MIN_MB: i64 = 1;
+pub const HASH_MAX_MB: i64 = 65_536;
+pub const HASH_DEFAULT_MB: i64 = 16;
+pub const THREADS_MAX: i64 = 256;
+pub const MOVE_OVERHEAD_MAX_MS: i64 = 5_000;
+pub const MULTIPV_MAX: i64 = 256;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Check {
+        default: bool,
+    },
+    Combo {
+        default: &'static str,
+        vars: &'static [&'static str],
+    },
+    Button,
+    Text {
+        default: &'static str,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct OptionDecl {
+    pub name: &'static str,
+    pub kind: OptionKind,
+}
+
+const ALGORITHM_VARS: &[&str] = &["AlphaBeta", "NegaScout", "MTDf", "SSS", "DUAL"];
+
+/// Every option, in the order `uci` lists them.
+pub const DECLARATIONS: &[OptionDecl] = &[
+    OptionDecl {
+        name: "Hash",
+        kind: OptionKind::Spin {
+            default: HASH_DEFAULT_MB,
+            min: HASH_MIN_MB,
+            max: HASH_MAX_MB,
+        },
+    },
+    OptionDecl {
+        name: "Threads",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: THREADS_MAX,
+        },
+    },
+    OptionDecl {
+        name: "Clear Hash",
+        kind: OptionKind::Button,
+    },
+    OptionDecl {
+        name: "Move Overhead",
+        kind: OptionKind::Spin {
+            default: 10,
+            min: 0,
+            max: MOVE_OVERHEAD_MAX_MS,
+        },
+    },
+    OptionDecl {
+        name: "Ponder",
+        kind: OptionKind::Check { default: false },
+    },
+    OptionDecl {
+        name: "MultiPV",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: MULTIPV_MAX,
+        },
+    },
+    OptionDecl {
+        name: "UCI_Chess960",
+        kind: OptionKind::Check { default: false },
+    },
+    OptionDecl {
+        name: "UCI_ShowWDL",
+        kind: OptionKind::Check { default: false },
+    },
+    OptionDecl {
+        name: "SyzygyPath",
+        kind: OptionKind::Text { default: "<empty>" },
+    },
+    OptionDecl {
+        name: "Algorithm",
+        kind: OptionKind::Combo {
+            default: "NegaScout",
+            vars: ALGORITHM_VARS,
+        },
+    },
+    OptionDecl {
+        name: "Pure",
+        kind: OptionKind::Check { default: false },
+    },
+];
+
+/// A checked value for a declared option.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionValue {
+    Spin(i64),
+    Check(bool),
+    Combo(&'static str),
+    Button,
+    Text(String),
+}
+
+impl OptionDecl {
+    /// The `option name ... type ...` line for `uci`.
+    pub fn declaration(&self) -> String {
+        match &self.kind {
+            OptionKind::Spin { default, min, max } => {
+                format!(
+                    "option name {} type spin default {default} min {min} max {max}",
+                    self.name
+                )
+            }
+            OptionKind::Check { default } => {
+                format!("option name {} type check default {default}", self.name)
+            }
+            OptionKind::Combo { default, vars } => {
+                let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
+                format!(
+                    "option name {} type combo default {default}{vars}",
+                    self.name
+                )
+            }
+            OptionKind::Button => format!("option name {} type button", self.name),
+            OptionKind::Text { default } => {
+                format!("option name {} type string default {default}", self.name)
+            }
+        }
+    }
+}
+
+fn need<'a>(name: &str, value: Option<&'a str>) -> Result<&'a str, String> {
+    value
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .ok_or_else(|| format!("option {name} needs a value"))
+}
+
+impl OptionDecl {
+    /// Checks `value` against the declaration.
+    pub fn parse(&self, value: Option<&str>) -> Result<OptionValue, String> {
+        let name = self.name;
+        match &self.kind {
+            OptionKind::Button => Ok(OptionValue::Button),
+            OptionKind::Spin { min, max, .. } => {
+                let v = need(name, value)?;
+                let n: i64 = v
+                    .parse()
+                    .map_err(|_| format!("option {name}: '{v}' is not a whole number"))?;
+                if n < *min || n > *max {
+                    return Err(format!("option {name}: {n} is outside {min}..{max}"));
+                }
+                Ok(OptionValue::Spin(n))
+            }
+            OptionKind::Check { .. } => match need(name, value)?.to_ascii_lowercase().as_str() {
+                "true" => Ok(OptionValue::Check(true)),
+                "false" => Ok(OptionValue::Check(false)),
+                v => Err(format!("option {name}: '{v}' is not true or false")),
+            },
+            OptionKind::Combo { vars, .. } => {
+                let v = need(name, value)?;
+                vars.iter()
+                    .find(|var| var.eq_ignore_ascii_case(v))
+                    .map(|var| OptionValue::Combo(var))
+                    .ok_or_else(|| {
+                        format!("option {name}: '{v}' is not one of {}", vars.join(", "))
+                    })
+            }
+            OptionKind::Text { .. } => Ok(OptionValue::Text(value.unwrap_or("").to_string())),
+        }
+    }
+}
+
+/// Finds a declared option by name, ignoring case and surrounding blanks.
+pub fn find(name: &str) -> Option<&'static OptionDecl> {
+    let name = name.trim();
+    DECLARATIONS
+        .iter()
+        .find(|d| d.name.eq_ignore_ascii_case(name))
+}
+
+/// The current value of every option.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub move_overhead_ms: u64,
+    pub ponder: bool,
+    pub multipv: usize,
+    pub chess960: bool,
+    pub show_wdl: bool,
+    pub syzygy_path: String,
+    pub algorithm: Algorithm,
+    pub pure: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mb: HASH_DEFAULT_MB as usize,
+            threads: 1,
+            move_overhead_ms: 10,
+            ponder: false,
+            multipv: 1,
+            chess960: false,
+            show_wdl: false,
+            syzygy_path: String::new(),
+            algorithm: Algorithm::default(),
+            pure: false,
+        }
+    }
+}
+
+/// What the engine must do after an option changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionEffect {
+    None,
+    ResizeHash,
+    ClearHash,
+}
+
+impl Options {
+    /// Applies `setoption name <name> [value <value>]`.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<OptionEffect, String> {
+        let decl = find(name).ok_or_else(|| format!("unknown option '{}'", name.trim()))?;
+        let v = decl.parse(value)?;
+        match (decl.name, v) {
+            ("Hash", OptionValue::Spin(n)) => {
+                self.hash_mb = n as usize;
+                return Ok(OptionEffect::ResizeHash);
+            }
+            ("Threads", OptionValue::Spin(n)) => self.threads = n as usize,
+            ("Clear Hash", OptionValue::Button) => return Ok(OptionEffect::ClearHash),
+            ("Move Overhead", OptionValue::Spin(n)) => self.move_overhead_ms = n as u64,
+            ("Ponder", OptionValue::Check(b)) => self.ponder = b,
+            ("MultiPV", OptionValue::Spin(n)) => self.multipv = n as usize,
+            ("UCI_Chess960", OptionValue::Check(b)) => self.chess960 = b,
+            ("UCI_ShowWDL", OptionValue::Check(b)) => self.show_wdl = b,
+            ("SyzygyPath", OptionValue::Text(s)) => self.syzygy_path = s,
+            ("Algorithm", OptionValue::Combo(a)) => self.algorithm = a.parse()?,
+            ("Pure", OptionValue::Check(b)) => self.pure = b,
+            (n, v) => return Err(format!("option {n}: unexpected value {v:?}")),
+        }
+        Ok(OptionEffect::None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declarations_are_consistent() {
+        for d in DECLARATIONS {
+            match &d.kind {
+                OptionKind::Spin { default, min, max } => {
+                    assert!(min <= default && default <= max, "{}", d.name)
+                }
+                OptionKind::Combo { default, vars } => {
+                    assert!(vars.contains(default), "{}", d.name)
+                }
+                _ => {}
+            }
+            assert!(
+                d.declaration()
+                    .starts_with(&format!("option name {} type ", d.name))
+            );
+        }
+        for name in ALGORITHM_VARS {
+            assert!(name.parse::<Algorithm>().is_ok());
+        }
+        assert_eq!(Algorithm::default().name(), "NegaScout");
+    }
+
+    #[test]
+    fn names_match_case_insensitively() {
+        let mut o = Options::default();
+        assert_eq!(o.set("move overhead", Some("250")), Ok(OptionEffect::None));
+        assert_eq!(o.move_overhead_ms, 250);
+        assert_eq!(o.set("HASH", Some("64")), Ok(OptionEffect::ResizeHash));
+        assert_eq!(o.hash_mb, 64);
+        assert_eq!(o.set("clear hash", None), Ok(OptionEffect::ClearHash));
+        assert_eq!(o.set("algorithm", Some("mtdf")), Ok(OptionEffect::None));
+        assert_eq!(o.algorithm, Algorithm::MTDf);
+    }
+
+    #[test]
+    fn bad_values_are_rejected_and_leave_the_value() {
+        let mut o = Options::default();
+        assert!(o.set("Hash", Some("lots")).is_err());
+        assert!(o.set("Hash", Some("0")).is_err());
+        assert!(o.set("Hash", Some("100000")).is_err());
+        assert!(o.set("Hash", None).is_err());
+        assert_eq!(o.hash_mb, 16);
+        assert!(o.set("Ponder", Some("yes")).is_err());
+        assert!(o.set("Algorithm", Some("Minimax")).is_err());
+        assert!(o.set("No Such Option", Some("1")).is_err());
+        assert!(o.set("MultiPV", Some("-3")).is_err());
+    }
+}

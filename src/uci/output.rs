@@ -1,0 +1,125 @@
+//! Everything the engine writes on the protocol channel goes through one
+//! `Output`: whole lines, written under a lock and flushed at once. Also the
+//! formatting of `info` lines from search reports.
+
+use crate::board::Board;
+use crate::score::Score;
+use crate::search::Info;
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+#[derive(Clone)]
+pub struct Output {
+    sink: Arc<Mutex<Box<dyn Write + Send>>>,
+}
+
+impl Output {
+    pub fn new(sink: Box<dyn Write + Send>) -> Output {
+        Output {
+            sink: Arc::new(Mutex::new(sink)),
+        }
+    }
+
+    pub fn stdout() -> Output {
+        Output::new(Box::new(std::io::stdout()))
+    }
+
+    /// Writes one line and flushes. A closed channel is not an error worth
+    /// dying for: the engine will see end of input next.
+    pub fn line(&self, text: &str) {
+        log::trace!("> {text}");
+        if let Ok(mut w) = self.sink.lock() {
+            let _ = writeln!(w, "{text}");
+            let _ = w.flush();
+        }
+    }
+
+    pub fn info_string(&self, message: &str) {
+        // One line per message: a newline inside would break the protocol.
+        for part in message.lines() {
+            self.line(&format!("info string {part}"));
+        }
+    }
+}
+
+/// Win/draw/loss in permille for a score, from a simple logistic model.
+pub fn wdl(score: Score) -> (u32, u32, u32) {
+    if let Some(m) = score.mate_moves() {
+        return if m > 0 { (1000, 0, 0) } else { (0, 0, 1000) };
+    }
+    let cp = score.0 as f64;
+    let p = |x: f64| 1.0 / (1.0 + (-(x - 200.0) / 70.0).exp());
+    let win = (1000.0 * p(cp)).round() as u32;
+    let loss = (1000.0 * p(-cp)).round() as u32;
+    (win, 1000 - win - loss, loss)
+}
+
+/// The `info` line for one finished line of an iteration.
+pub fn format_info(info: &Info, board: &Board, show_wdl: bool) -> String {
+    let ms = info.time.as_millis() as u64;
+    let nps = info.nodes * 1000 / ms.max(1);
+    let mut s = format!(
+        "info depth {} seldepth {} multipv {} score {}",
+        info.depth,
+        info.seldepth.max(info.depth as usize),
+        info.multipv,
+        info.score
+    );
+    if show_wdl {
+        let (w, d, l) = wdl(info.score);
+        s += &format!(" wdl {w} {d} {l}");
+    }
+    s += &format!(
+        " nodes {} nps {nps} hashfull {} time {ms}",
+        info.nodes, info.hashfull
+    );
+    if !info.pv.is_empty() {
+        s += " pv";
+        let mut b = board.clone();
+        for &m in &info.pv {
+            s.push(' ');
+            s += &b.uci(m);
+            b.play(m);
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn info_line_has_single_spaces_and_integers() {
+        let b = Board::default();
+        let pv = vec![b.parse_uci("e2e4").unwrap()];
+        let info = Info {
+            depth: 3,
+            seldepth: 7,
+            multipv: 1,
+            score: Score(31),
+            nodes: 12_345,
+            time: Duration::from_millis(20),
+            hashfull: 5,
+            pv,
+        };
+        let s = format_info(&info, &b, false);
+        assert_eq!(
+            s,
+            "info depth 3 seldepth 7 multipv 1 score cp 31 nodes 12345 nps 617250 hashfull 5 time 20 pv e2e4"
+        );
+        assert!(!s.contains("  "));
+        let s = format_info(&info, &b, true);
+        assert!(s.contains(" wdl "));
+    }
+
+    #[test]
+    fn wdl_sums_to_a_thousand() {
+        for cp in [-2000, -300, -50, 0, 50, 300, 2000] {
+            let (w, d, l) = wdl(Score(cp));
+            assert_eq!(w + d + l, 1000);
+        }
+        assert_eq!(wdl(Score::mate_in(3)), (1000, 0, 0));
+    }
+}
