@@ -35,8 +35,17 @@ fn pure_search(
     (r.score, r.best_move.expect("a legal move"))
 }
 
+/// Which oracle computes the reference values.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Oracle {
+    /// Plain minimax: no pruning at all (affordable to depth 3).
+    Minimax,
+    /// Plain fail-hard alpha-beta, full window per root move (exact).
+    AlphaBeta,
+}
+
 /// The oracle's value of every root move (what it is worth at the root).
-fn oracle_root_values(board: &Board, depth: i32) -> Vec<(shakmaty::Move, Score)> {
+fn oracle_root_values(board: &Board, depth: i32, oracle: Oracle) -> Vec<(shakmaty::Move, Score)> {
     let mut b = board.clone();
     b.set_root();
     let moves = b.legal_moves();
@@ -44,7 +53,12 @@ fn oracle_root_values(board: &Board, depth: i32) -> Vec<(shakmaty::Move, Score)>
         .iter()
         .map(|&m| {
             b.play(m);
-            let v = -oracle::minimax(&mut b, depth - 1, 1);
+            let v = match oracle {
+                Oracle::Minimax => -oracle::minimax(&mut b, depth - 1, 1),
+                Oracle::AlphaBeta => {
+                    -oracle::alphabeta(&mut b, -Score::INFINITE, Score::INFINITE, depth - 1, 1)
+                }
+            };
             b.undo();
             (m, v)
         })
@@ -56,6 +70,7 @@ fn check_positions(
     depths: std::ops::RangeInclusive<i32>,
     tt_mb: usize,
     clear_between: bool,
+    oracle: Oracle,
 ) {
     for fen in fens {
         let board = Board::from_fen(fen).unwrap();
@@ -65,7 +80,7 @@ fn check_positions(
         let tt = Arc::new(TranspositionTable::new(tt_mb).unwrap());
         for depth in depths.clone() {
             let started = std::time::Instant::now();
-            let values = oracle_root_values(&board, depth);
+            let values = oracle_root_values(&board, depth, oracle);
             let expected = values.iter().map(|(_, v)| *v).max().unwrap();
             let oracle_time = started.elapsed();
             for algorithm in Algorithm::ALL {
@@ -88,24 +103,73 @@ fn check_positions(
     }
 }
 
-#[test]
-fn pure_back_ends_equal_the_oracle_at_depths_1_to_3() {
-    check_positions(&common::varied_positions(), 1..=3, 16, false);
+/// Positions with few pieces or forced play, where plain minimax is cheap even at depth 3.
+fn cheap_positions() -> Vec<String> {
+    common::varied_positions()
+        .into_iter()
+        .filter(|f| {
+            let board = f.split(' ').next().unwrap();
+            board.chars().filter(|c| c.is_ascii_alphabetic()).count() <= 16
+        })
+        .collect()
 }
 
 #[test]
-fn pure_back_ends_equal_the_oracle_at_depth_4() {
-    let fens = common::varied_positions();
-    // Every third position keeps the oracle's plain minimax affordable.
-    let some: Vec<String> = fens.iter().step_by(3).cloned().collect();
-    check_positions(&some, 4..=4, 16, false);
+fn alphabeta_oracle_equals_plain_minimax() {
+    let all = common::varied_positions();
+    let cheap = cheap_positions();
+    assert!(cheap.len() >= 15, "only {} cheap positions", cheap.len());
+    for (fens, depth) in [(&all, 1), (&all, 2), (&cheap, 3)] {
+        for fen in fens.iter() {
+            let board = Board::from_fen(fen).unwrap();
+            assert_eq!(
+                oracle_root_values(&board, depth, Oracle::Minimax),
+                oracle_root_values(&board, depth, Oracle::AlphaBeta),
+                "depth {depth} on {fen}"
+            );
+        }
+    }
+}
+
+#[test]
+fn pure_back_ends_equal_plain_minimax_at_depths_1_and_2_everywhere_and_3_on_cheap_positions() {
+    check_positions(
+        &common::varied_positions(),
+        1..=2,
+        16,
+        false,
+        Oracle::Minimax,
+    );
+    check_positions(&cheap_positions(), 3..=3, 16, false, Oracle::Minimax);
+}
+
+#[test]
+fn pure_back_ends_equal_the_alphabeta_oracle_at_depth_3() {
+    check_positions(
+        &common::varied_positions(),
+        3..=3,
+        16,
+        false,
+        Oracle::AlphaBeta,
+    );
+}
+
+#[test]
+fn pure_back_ends_equal_the_alphabeta_oracle_at_depth_4() {
+    check_positions(
+        &common::varied_positions(),
+        4..=4,
+        16,
+        false,
+        Oracle::AlphaBeta,
+    );
 }
 
 #[test]
 fn pure_back_ends_equal_the_oracle_with_a_tiny_tt() {
-    // 1 MB is the smallest table: thousands of collisions at depth 3.
-    let fens: Vec<String> = common::varied_positions().into_iter().step_by(2).collect();
-    check_positions(&fens, 3..=3, 1, false);
+    // 1 MB is the smallest table: thousands of collisions at depth 4.
+    let fens: Vec<String> = common::varied_positions().into_iter().step_by(3).collect();
+    check_positions(&fens, 3..=4, 1, false, Oracle::AlphaBeta);
 }
 
 #[test]
@@ -113,7 +177,7 @@ fn pure_back_ends_equal_the_oracle_with_the_tt_cleared_between_searches() {
     let fens: Vec<String> = common::varied_positions()
         .into_iter()
         .skip(1)
-        .step_by(2)
+        .step_by(3)
         .collect();
-    check_positions(&fens, 2..=3, 16, true);
+    check_positions(&fens, 2..=4, 16, true, Oracle::AlphaBeta);
 }

@@ -1,6 +1,8 @@
 //! The oracle: plain negamax without a TT, move ordering or any pruning in
 //! the full-width part, with the same evaluation, quiescence and draw rules
-//! as the engine's Pure mode. Tests hold every back end to its values.
+//! as the engine's Pure mode; and a plain fail-hard alpha-beta over the same
+//! tree (exact by theorem, checked against minimax) for depths where plain
+//! minimax is too slow to run in a test. Tests hold every back end to them.
 
 use super::ordering::{is_tactical, mvv_lva};
 use crate::board::Board;
@@ -37,6 +39,48 @@ pub fn minimax(board: &mut Board, depth: Depth, ply: Ply) -> Score {
         best = best.max(v);
     }
     best
+}
+
+/// The same value as `minimax` by plain fail-hard alpha-beta: children in
+/// generation order, no TT, no heuristics. Returns the value clamped to
+/// [alpha, beta]; with the full window that is the exact value.
+pub fn alphabeta(
+    board: &mut Board,
+    mut alpha: Score,
+    beta: Score,
+    depth: Depth,
+    ply: Ply,
+) -> Score {
+    if ply > 0 {
+        if board.is_draw() {
+            return Score::DRAW.max(alpha).min(beta);
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(board).max(alpha).min(beta);
+        }
+    }
+    if depth <= 0 {
+        return quiescence(board, alpha, beta, ply);
+    }
+    let moves = board.legal_moves();
+    if moves.is_empty() {
+        let v = if board.in_check() {
+            Score::mated_in(ply)
+        } else {
+            Score::DRAW
+        };
+        return v.max(alpha).min(beta);
+    }
+    for m in moves {
+        board.play(m);
+        let v = -alphabeta(board, -beta, -alpha, depth - 1, ply + 1);
+        board.undo();
+        if v >= beta {
+            return beta;
+        }
+        alpha = alpha.max(v);
+    }
+    alpha
 }
 
 /// The quiescence value: the side to move may stand pat (unless in check)
