@@ -389,6 +389,7 @@ impl SearchJob {
         while !control.is_stopped() && (limits.infinite || control.is_pondering()) {
             std::thread::sleep(WAIT_POLL);
         }
+        control.mark_reported();
         match result.best_move {
             None => {
                 let score = if board.in_check() {

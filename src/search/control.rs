@@ -10,6 +10,9 @@ use std::time::{Duration, Instant};
 pub struct SearchControl {
     stop: AtomicBool,
     pondering: AtomicBool,
+    /// Set by the search thread just before it prints `bestmove`: from then
+    /// on the session may start the next search (the thread is only exiting).
+    reported: AtomicBool,
     clock_start: Mutex<Instant>,
 }
 
@@ -24,6 +27,7 @@ impl SearchControl {
         SearchControl {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
+            reported: AtomicBool::new(false),
             clock_start: Mutex::new(Instant::now()),
         }
     }
@@ -40,6 +44,15 @@ impl SearchControl {
     #[inline]
     pub fn is_pondering(&self) -> bool {
         self.pondering.load(Ordering::Relaxed)
+    }
+
+    /// The search has produced its final answer.
+    pub fn mark_reported(&self) {
+        self.reported.store(true, Ordering::Release);
+    }
+
+    pub fn is_reported(&self) -> bool {
+        self.reported.load(Ordering::Acquire)
     }
 
     /// The opponent played the expected move: our clock runs from now.
