@@ -307,12 +307,11 @@ impl Engine {
         }
     }
 
-    /// Collects a search that ended by itself, so its tables can be reused.
+    /// Collects a search that has printed its `bestmove` (its thread is at
+    /// most returning), so that the next `go` can start at once.
     fn reap_finished_search(&mut self) {
-        if self
-            .running
-            .as_ref()
-            .is_some_and(|r| r.handle.is_finished())
+        let done = |r: &RunningSearch| r.control.is_reported() || r.handle.is_finished();
+        if self.running.as_ref().is_some_and(done)
             && let Some(r) = self.running.take()
         {
             self.join(r);

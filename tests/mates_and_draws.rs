@@ -1,0 +1,151 @@
+//! Mates and draws are scored alike by every back end, in Pure and Normal
+//! mode: mate-in-N as `mate N`, being mated as `mate -N`, stalemate and
+//! repetition as 0. Short mates are confirmed by the plain oracle first.
+
+use std::sync::Arc;
+use stockman::search::oracle;
+use stockman::search::{
+    Algorithm, Limits, SearchControl, SearchMode, SearchParams, SearchTables, Searcher, search,
+};
+use stockman::tt::TranspositionTable;
+use stockman::{Board, Score};
+
+fn run(
+    board: &Board,
+    algorithm: Algorithm,
+    mode: SearchMode,
+    limits: &Limits,
+) -> stockman::SearchResult {
+    let params = SearchParams {
+        algorithm,
+        mode,
+        ..SearchParams::default()
+    };
+    let mut s = Searcher::new(
+        board.clone(),
+        Arc::new(TranspositionTable::new(16).unwrap()),
+        Box::<SearchTables>::default(),
+        Arc::new(SearchControl::default()),
+        mode,
+    );
+    search(&mut s, &params, limits, &mut |_| {})
+}
+
+/// (FEN, N): the side to move mates in N moves, and not sooner.
+const MATES: &[(&str, i32)] = &[
+    ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1),
+    (
+        "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+        1,
+    ),
+    ("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 2),
+    ("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", 2),
+    ("8/8/8/8/8/6k1/4R3/5R1K w - - 0 1", 3),
+    ("8/8/8/8/8/5k2/8/4K2R w - - 0 1", 4),
+];
+
+#[test]
+fn the_oracle_confirms_the_short_mates() {
+    for &(fen, n) in MATES.iter().filter(|(_, n)| *n <= 3) {
+        let mut b = Board::from_fen(fen).unwrap();
+        b.set_root();
+        let plies = 2 * n - 1;
+        let v = oracle::alphabeta(&mut b, -Score::INFINITE, Score::INFINITE, plies, 0);
+        assert_eq!(
+            v,
+            Score::mate_in(plies as usize),
+            "mate in {n} at depth {plies}: {fen}"
+        );
+        if n > 1 {
+            let shorter =
+                oracle::alphabeta(&mut b, -Score::INFINITE, Score::INFINITE, plies - 2, 0);
+            assert!(
+                !shorter.is_mate() || shorter.0 < 0,
+                "a shorter mate exists: {fen}"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_back_end_finds_mate_in_n() {
+    for &(fen, n) in MATES {
+        let board = Board::from_fen(fen).unwrap();
+        for algorithm in Algorithm::ALL {
+            for mode in [SearchMode::Pure, SearchMode::Normal] {
+                let depth = 2 * n + 1;
+                let r = run(&board, algorithm, mode, &Limits::depth(depth));
+                assert_eq!(
+                    r.score.mate_moves(),
+                    Some(n),
+                    "{algorithm} {mode:?} depth {depth}: {} on {fen}",
+                    r.score
+                );
+                assert_eq!(r.score.to_string(), format!("mate {n}"));
+                // Playing the move leaves the opponent mated in N-1 (or mated).
+                let mut child = board.clone();
+                child.play(r.best_move.unwrap());
+                if n == 1 {
+                    assert!(
+                        child.legal_moves().is_empty() && child.in_check(),
+                        "{algorithm}: not mate on {fen}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_back_end_sees_being_mated() {
+    // Black to move is mated in 1 whatever it does (after the white rook mates on a8... ).
+    let cases = [
+        // Black's only moves lose to Qg7# / back-rank mate next move.
+        ("6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 1", -1),
+        ("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1", -1),
+    ];
+    for (fen, n) in cases {
+        let board = Board::from_fen(fen).unwrap();
+        for algorithm in Algorithm::ALL {
+            let r = run(&board, algorithm, SearchMode::Pure, &Limits::depth(4));
+            assert_eq!(
+                r.score.mate_moves(),
+                Some(n),
+                "{algorithm}: {} on {fen}",
+                r.score
+            );
+        }
+    }
+}
+
+#[test]
+fn stalemate_and_repetition_score_zero() {
+    // Black to move, stalemated: no move, score 0.
+    let stalemate = Board::from_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+    for algorithm in Algorithm::ALL {
+        let r = run(&stalemate, algorithm, SearchMode::Pure, &Limits::depth(3));
+        assert_eq!(r.best_move, None);
+        assert_eq!(r.score, Score::DRAW);
+    }
+    // Queen up but stalemating is the only legal... : White to move must avoid
+    // stalemate; here a search finds a win, never a stalemate score.
+    // Repetition: the knights have danced twice; f6g8 repeats the start
+    // position a third time, so that move is worth exactly 0.
+    let mut b = Board::default();
+    for m in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
+        b.play_uci(m).unwrap();
+    }
+    let repeat = b.parse_uci("f6g8").unwrap();
+    for algorithm in Algorithm::ALL {
+        for mode in [SearchMode::Pure, SearchMode::Normal] {
+            let limits = Limits {
+                depth: Some(4),
+                searchmoves: vec![repeat],
+                ..Limits::default()
+            };
+            let r = run(&b, algorithm, mode, &limits);
+            assert_eq!(r.best_move, Some(repeat));
+            assert_eq!(r.score, Score::DRAW, "{algorithm} {mode:?}");
+        }
+    }
+}
