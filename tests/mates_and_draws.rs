@@ -31,22 +31,35 @@ fn run(
     search(&mut s, &params, limits, &mut |_| {})
 }
 
-/// (FEN, N): the side to move mates in N moves, and not sooner.
+/// (FEN, N): the side to move mates in N moves, and not sooner (the oracle
+/// test below confirms each).
 const MATES: &[(&str, i32)] = &[
     ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1),
     (
         "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
         1,
     ),
+    ("6rk/6pp/8/6N1/8/8/8/6K1 w - - 0 1", 1),
     ("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 2),
     ("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", 2),
-    ("8/8/8/8/8/6k1/4R3/5R1K w - - 0 1", 3),
-    ("8/8/8/8/8/5k2/8/4K2R w - - 0 1", 4),
+    ("8/8/8/8/8/6k1/4R3/5R1K w - - 0 1", 2),
+    ("1k6/8/8/1K6/8/8/8/7R w - - 0 1", 3),
+    ("2k5/8/8/1K6/8/8/8/7R w - - 0 1", 3),
+    ("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 3),
+    ("k7/8/8/8/2K5/8/8/6Q1 w - - 0 1", 4),
+    ("8/8/8/8/8/k7/8/2K4Q w - - 0 1", 4),
+];
+
+/// (FEN, N): the side to move is mated in N moves whatever it plays.
+const MATED: &[(&str, i32)] = &[
+    ("k7/2K5/8/8/8/8/8/1R6 b - - 0 1", 1),
+    ("k7/8/1K6/8/8/8/8/2Q5 b - - 0 1", 2),
+    ("2q5/8/8/8/8/1k6/8/K7 w - - 0 1", 2),
 ];
 
 #[test]
 fn the_oracle_confirms_the_short_mates() {
-    for &(fen, n) in MATES.iter().filter(|(_, n)| *n <= 3) {
+    for &(fen, n) in MATES {
         let mut b = Board::from_fen(fen).unwrap();
         b.set_root();
         let plies = 2 * n - 1;
@@ -97,23 +110,31 @@ fn every_back_end_finds_mate_in_n() {
 }
 
 #[test]
+fn the_oracle_confirms_the_mated_positions() {
+    for &(fen, n) in MATED {
+        let mut b = Board::from_fen(fen).unwrap();
+        b.set_root();
+        let plies = 2 * n;
+        let v = oracle::alphabeta(&mut b, -Score::INFINITE, Score::INFINITE, plies, 0);
+        assert_eq!(v, Score::mated_in(plies as usize), "mated in {n}: {fen}");
+    }
+}
+
+#[test]
 fn every_back_end_sees_being_mated() {
-    // Black to move is mated in 1 whatever it does (after the white rook mates on a8... ).
-    let cases = [
-        // Black's only moves lose to Qg7# / back-rank mate next move.
-        ("6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 1", -1),
-        ("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1", -1),
-    ];
-    for (fen, n) in cases {
+    for &(fen, n) in MATED {
         let board = Board::from_fen(fen).unwrap();
         for algorithm in Algorithm::ALL {
-            let r = run(&board, algorithm, SearchMode::Pure, &Limits::depth(4));
-            assert_eq!(
-                r.score.mate_moves(),
-                Some(n),
-                "{algorithm}: {} on {fen}",
-                r.score
-            );
+            for mode in [SearchMode::Pure, SearchMode::Normal] {
+                let r = run(&board, algorithm, mode, &Limits::depth(2 * n + 1));
+                assert_eq!(
+                    r.score.mate_moves(),
+                    Some(-n),
+                    "{algorithm} {mode:?}: {} on {fen}",
+                    r.score
+                );
+                assert_eq!(r.score.to_string(), format!("mate -{n}"));
+            }
         }
     }
 }
@@ -127,8 +148,6 @@ fn stalemate_and_repetition_score_zero() {
         assert_eq!(r.best_move, None);
         assert_eq!(r.score, Score::DRAW);
     }
-    // Queen up but stalemating is the only legal... : White to move must avoid
-    // stalemate; here a search finds a win, never a stalemate score.
     // Repetition: the knights have danced twice; f6g8 repeats the start
     // position a third time, so that move is worth exactly 0.
     let mut b = Board::default();
