@@ -64,19 +64,13 @@ fn the_oracle_confirms_the_short_mates() {
         b.set_root();
         let plies = 2 * n - 1;
         let v = oracle::alphabeta(&mut b, -Score::INFINITE, Score::INFINITE, plies, 0);
+        // Exactly mate in N: a shorter mate would be seen at this full-width
+        // depth and score higher.
         assert_eq!(
             v,
             Score::mate_in(plies as usize),
             "mate in {n} at depth {plies}: {fen}"
         );
-        if n > 1 {
-            let shorter =
-                oracle::alphabeta(&mut b, -Score::INFINITE, Score::INFINITE, plies - 2, 0);
-            assert!(
-                !shorter.is_mate() || shorter.0 < 0,
-                "a shorter mate exists: {fen}"
-            );
-        }
     }
 }
 
