@@ -60,34 +60,59 @@ impl PackedMove {
     }
 }
 
-/// What a probe returns.
+/// How an entry keeps what is known of a position's value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum BoundStorage {
+    /// One score with a flag saying whether it is exact, a lower or an upper bound.
+    #[default]
+    Single,
+    /// A lower and an upper bound side by side (for the same depth), so an
+    /// MTD pass that fails the other way does not erase the first bound.
+    Dual,
+}
+
+/// What a probe returns: the value lies in `lower..=upper` at `depth`.
 #[derive(Copy, Clone, Debug)]
 pub struct TtHit {
     pub mv: PackedMove,
-    /// Score adjusted back to be relative to the root at the probing ply.
-    pub score: Score,
-    pub eval: Score,
     pub depth: Depth,
-    pub bound: Bound,
+    /// Bounds adjusted back to be relative to the root at the probing ply.
+    pub lower: Score,
+    pub upper: Score,
 }
 
 impl TtHit {
-    /// Can this entry cut off a search at `depth` with the window (alpha, beta)?
-    /// `exact_depth` requires the stored depth to equal `depth` (Pure mode:
-    /// a deeper result would change the value of a depth-limited search).
+    /// The score that cuts off a search at `depth` with the window
+    /// (alpha, beta), if the entry allows it. `exact_depth` requires the
+    /// stored depth to equal `depth` (Pure mode: a deeper result would change
+    /// the value of a depth-limited search).
     #[inline]
-    pub fn cuts(&self, depth: Depth, alpha: Score, beta: Score, exact_depth: bool) -> bool {
+    pub fn cut(&self, depth: Depth, alpha: Score, beta: Score, exact_depth: bool) -> Option<Score> {
         let deep_enough = if exact_depth {
             self.depth == depth
         } else {
             self.depth >= depth
         };
-        deep_enough
-            && match self.bound {
-                Bound::Exact => true,
-                Bound::Lower => self.score >= beta,
-                Bound::Upper => self.score <= alpha,
-            }
+        if !deep_enough {
+            None
+        } else if self.lower == self.upper || self.lower >= beta {
+            Some(self.lower)
+        } else if self.upper <= alpha {
+            Some(self.upper)
+        } else {
+            None
+        }
+    }
+
+    /// The kind of bound a single-bound entry would carry.
+    pub fn bound(&self) -> Bound {
+        if self.lower == self.upper {
+            Bound::Exact
+        } else if self.upper >= Score::INFINITE {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        }
     }
 }
 
@@ -103,22 +128,31 @@ const ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
 const DEPTH_OFFSET: i32 = 32;
 const GENERATION_MASK: u8 = 0x3f;
 
-// data layout: move 0..16 | score 16..32 | eval 32..48 | depth 48..56 | bound 56..58 | generation 58..64
+// data layout: move 0..16 | a 16..32 | b 32..48 | depth 48..56 | bound 56..58 | generation 58..64
+// Single storage: a = score, bound = its kind. Dual storage: a = lower, b = upper.
 fn pack_data(
     mv: PackedMove,
-    score: Score,
-    eval: Score,
+    a: Score,
+    b: Score,
     depth: Depth,
     bound: Bound,
     generation: u8,
 ) -> u64 {
     let depth = (depth + DEPTH_OFFSET).clamp(0, 255) as u64;
     (mv.0 as u64)
-        | ((score.0 as i16 as u16 as u64) << 16)
-        | ((eval.0 as i16 as u16 as u64) << 32)
+        | ((a.0 as i16 as u16 as u64) << 16)
+        | ((b.0 as i16 as u16 as u64) << 32)
         | (depth << 48)
         | ((bound as u64) << 56)
         | (((generation & GENERATION_MASK) as u64) << 58)
+}
+
+fn data_a(data: u64) -> Score {
+    Score((data >> 16) as u16 as i16 as i32)
+}
+
+fn data_b(data: u64) -> Score {
+    Score((data >> 32) as u16 as i16 as i32)
 }
 
 fn data_depth(data: u64) -> Depth {
@@ -134,12 +168,18 @@ pub struct TranspositionTable {
     entries: Vec<Entry>,
     buckets: usize,
     generation: AtomicU8,
+    storage: BoundStorage,
 }
 
 impl TranspositionTable {
     /// A table of `mb` mebibytes (at least one bucket). Fails cleanly when the
     /// memory cannot be had.
     pub fn new(mb: usize) -> Result<TranspositionTable, String> {
+        TranspositionTable::with_storage(mb, BoundStorage::default())
+    }
+
+    /// A table whose entries keep bounds as `storage` says.
+    pub fn with_storage(mb: usize, storage: BoundStorage) -> Result<TranspositionTable, String> {
         let bytes = mb.max(1).saturating_mul(1 << 20);
         let buckets = (bytes / (ENTRY_BYTES * ENTRIES_PER_BUCKET)).max(1);
         let count = buckets * ENTRIES_PER_BUCKET;
@@ -152,7 +192,12 @@ impl TranspositionTable {
             entries,
             buckets,
             generation: AtomicU8::new(0),
+            storage,
         })
+    }
+
+    pub fn storage(&self) -> BoundStorage {
+        self.storage
     }
 
     /// Size in mebibytes.
@@ -190,21 +235,34 @@ impl TranspositionTable {
     /// Looks up `key`; mate scores come back relative to the root at `ply`.
     #[inline]
     pub fn probe(&self, key: u64, ply: Ply) -> Option<TtHit> {
-        for e in self.bucket(key) {
+        let data = self.find(key)?;
+        let bound = Bound::from_bits(data >> 56)?;
+        let (lower, upper) = match self.storage {
+            BoundStorage::Dual => (data_a(data), data_b(data)),
+            BoundStorage::Single => {
+                let s = data_a(data);
+                match bound {
+                    Bound::Exact => (s, s),
+                    Bound::Lower => (s, Score::INFINITE),
+                    Bound::Upper => (-Score::INFINITE, s),
+                }
+            }
+        };
+        Some(TtHit {
+            mv: PackedMove(data as u16),
+            depth: data_depth(data),
+            lower: lower.from_tt(ply),
+            upper: upper.from_tt(ply),
+        })
+    }
+
+    #[inline]
+    fn find(&self, key: u64) -> Option<u64> {
+        self.bucket(key).iter().find_map(|e| {
             let data = e.data.load(Ordering::Relaxed);
             let check = e.key_xor_data.load(Ordering::Relaxed);
-            if check ^ data == key && data != 0 {
-                let bound = Bound::from_bits(data >> 56)?;
-                return Some(TtHit {
-                    mv: PackedMove(data as u16),
-                    score: Score((data >> 16) as u16 as i16 as i32).from_tt(ply),
-                    eval: Score((data >> 32) as u16 as i16 as i32),
-                    depth: data_depth(data),
-                    bound,
-                });
-            }
-        }
-        None
+            (check ^ data == key && data != 0).then_some(data)
+        })
     }
 
     /// Stores a result. `score` is root-relative at `ply` and is converted
@@ -217,7 +275,6 @@ impl TranspositionTable {
         ply: Ply,
         mv: Option<Move>,
         score: Score,
-        eval: Score,
         depth: Depth,
         bound: Bound,
     ) {
@@ -254,7 +311,26 @@ impl TranspositionTable {
                 packed = PackedMove(old as u16);
             }
         }
-        let data = pack_data(packed, score.to_tt(ply), eval, depth, bound, generation);
+        let score = score.to_tt(ply);
+        let (a, b) = match self.storage {
+            BoundStorage::Single => (score, Score::ZERO),
+            BoundStorage::Dual => {
+                // Keep the other bound when it was found at the same depth.
+                let same_depth = same && data_depth(old) == depth;
+                let (old_lower, old_upper) = if same_depth {
+                    (data_a(old), data_b(old))
+                } else {
+                    (-Score::INFINITE, Score::INFINITE)
+                };
+                let (lower, upper) = match bound {
+                    Bound::Exact => (score, score),
+                    Bound::Lower => (score, old_upper.max(score)),
+                    Bound::Upper => (old_lower.min(score), score),
+                };
+                (lower, upper)
+            }
+        };
+        let data = pack_data(packed, a, b, depth, bound, generation);
         victim.data.store(data, Ordering::Relaxed);
         victim.key_xor_data.store(key ^ data, Ordering::Relaxed);
     }
@@ -279,39 +355,56 @@ mod tests {
     use super::*;
     use shakmaty::{Chess, Position};
 
+    const BOTH: [BoundStorage; 2] = [BoundStorage::Single, BoundStorage::Dual];
+
     #[test]
     fn store_and_probe_round_trip() {
-        let tt = TranspositionTable::new(1).unwrap();
-        let pos = Chess::default();
-        let moves = pos.legal_moves();
-        let m = moves[3];
-        tt.store(
-            0xdead_beef,
-            0,
-            Some(m),
-            Score(-42),
-            Score(7),
-            5,
-            Bound::Lower,
-        );
-        let hit = tt.probe(0xdead_beef, 0).unwrap();
-        assert_eq!(hit.score, Score(-42));
-        assert_eq!(hit.eval, Score(7));
-        assert_eq!(hit.depth, 5);
-        assert_eq!(hit.bound, Bound::Lower);
-        assert_eq!(hit.mv.find_in(&moves), Some(m));
-        assert!(tt.probe(0xdead_bee0, 0).is_none());
+        for storage in BOTH {
+            let tt = TranspositionTable::with_storage(1, storage).unwrap();
+            let pos = Chess::default();
+            let moves = pos.legal_moves();
+            let m = moves[3];
+            tt.store(0xdead_beef, 0, Some(m), Score(-42), 5, Bound::Lower);
+            let hit = tt.probe(0xdead_beef, 0).unwrap();
+            assert_eq!((hit.lower, hit.upper), (Score(-42), Score::INFINITE));
+            assert_eq!(hit.depth, 5);
+            assert_eq!(hit.bound(), Bound::Lower);
+            assert_eq!(hit.mv.find_in(&moves), Some(m));
+            assert!(tt.probe(0xdead_bee0, 0).is_none());
+        }
+    }
+
+    #[test]
+    fn dual_storage_keeps_both_bounds_of_one_depth() {
+        let tt = TranspositionTable::with_storage(1, BoundStorage::Dual).unwrap();
+        tt.store(7, 0, None, Score(30), 4, Bound::Lower);
+        tt.store(7, 0, None, Score(60), 4, Bound::Upper);
+        let hit = tt.probe(7, 0).unwrap();
+        assert_eq!((hit.lower, hit.upper), (Score(30), Score(60)));
+        // A bound from another depth starts afresh.
+        tt.store(7, 0, None, Score(50), 5, Bound::Upper);
+        let hit = tt.probe(7, 0).unwrap();
+        assert_eq!((hit.lower, hit.upper), (-Score::INFINITE, Score(50)));
+        // Single storage forgets the first bound.
+        let single = TranspositionTable::new(1).unwrap();
+        single.store(7, 0, None, Score(30), 4, Bound::Lower);
+        single.store(7, 0, None, Score(60), 4, Bound::Upper);
+        let hit = single.probe(7, 0).unwrap();
+        assert_eq!((hit.lower, hit.upper), (-Score::INFINITE, Score(60)));
     }
 
     #[test]
     fn negative_depths_and_mate_scores_survive() {
-        let tt = TranspositionTable::new(1).unwrap();
-        tt.store(99, 4, None, Score::mate_in(9), Score(0), -3, Bound::Exact);
-        let hit = tt.probe(99, 4).unwrap();
-        assert_eq!(hit.depth, -3);
-        assert_eq!(hit.score, Score::mate_in(9));
-        // The same entry read from a node two plies nearer the root.
-        assert_eq!(tt.probe(99, 2).unwrap().score, Score::mate_in(7));
+        for storage in BOTH {
+            let tt = TranspositionTable::with_storage(1, storage).unwrap();
+            tt.store(99, 4, None, Score::mate_in(9), -3, Bound::Exact);
+            let hit = tt.probe(99, 4).unwrap();
+            assert_eq!(hit.depth, -3);
+            assert_eq!(hit.lower, Score::mate_in(9));
+            assert_eq!(hit.upper, Score::mate_in(9));
+            // The same entry read from a node two plies nearer the root.
+            assert_eq!(tt.probe(99, 2).unwrap().lower, Score::mate_in(7));
+        }
     }
 
     #[test]
@@ -329,19 +422,33 @@ mod tests {
 
     #[test]
     fn cut_rules() {
-        let hit = |bound, depth| TtHit {
+        let hit = |lower, upper, depth| TtHit {
             mv: PackedMove::NONE,
-            score: Score(50),
-            eval: Score(0),
             depth,
-            bound,
+            lower,
+            upper,
         };
-        assert!(hit(Bound::Lower, 4).cuts(4, Score(0), Score(40), false));
-        assert!(!hit(Bound::Lower, 4).cuts(4, Score(0), Score(60), false));
-        assert!(hit(Bound::Upper, 4).cuts(4, Score(60), Score(70), false));
-        assert!(hit(Bound::Exact, 6).cuts(4, Score(0), Score(10), false));
-        assert!(!hit(Bound::Exact, 6).cuts(4, Score(0), Score(10), true));
-        assert!(!hit(Bound::Exact, 3).cuts(4, Score(0), Score(10), false));
+        let inf = Score::INFINITE;
+        let s = Score(50);
+        assert_eq!(hit(s, inf, 4).cut(4, Score(0), Score(40), false), Some(s));
+        assert_eq!(hit(s, inf, 4).cut(4, Score(0), Score(60), false), None);
+        assert_eq!(hit(-inf, s, 4).cut(4, Score(60), Score(70), false), Some(s));
+        assert_eq!(hit(s, s, 6).cut(4, Score(0), Score(10), false), Some(s));
+        assert_eq!(hit(s, s, 6).cut(4, Score(0), Score(10), true), None);
+        assert_eq!(hit(s, s, 3).cut(4, Score(0), Score(10), false), None);
+        // Dual bounds cut on either side.
+        assert_eq!(
+            hit(Score(10), Score(20), 4).cut(4, Score(25), Score(26), false),
+            Some(Score(20))
+        );
+        assert_eq!(
+            hit(Score(10), Score(20), 4).cut(4, Score(5), Score(6), false),
+            Some(Score(10))
+        );
+        assert_eq!(
+            hit(Score(10), Score(20), 4).cut(4, Score(14), Score(15), false),
+            None
+        );
     }
 
     #[test]
@@ -353,7 +460,6 @@ mod tests {
                 k.wrapping_mul(0x9e37_79b9_7f4a_7c15),
                 0,
                 None,
-                Score(1),
                 Score(1),
                 1,
                 Bound::Exact,

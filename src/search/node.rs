@@ -212,9 +212,9 @@ impl Searcher {
         let tt_move = hit.map_or(PackedMove::NONE, |h| h.mv);
         if !root
             && let Some(h) = hit
-            && h.cuts(depth, alpha, beta, self.mode == SearchMode::Pure)
+            && let Some(score) = h.cut(depth, alpha, beta, self.mode == SearchMode::Pure)
         {
-            return h.score;
+            return score;
         }
 
         let moves = if root {
@@ -291,8 +291,7 @@ impl Searcher {
             Bound::Upper
         };
         if !(root && self.root_restricted) {
-            self.tt
-                .store(key, ply, best_move, best, Score::ZERO, depth, bound);
+            self.tt.store(key, ply, best_move, best, depth, bound);
         }
         if root && let Some(mv) = best_move {
             self.root_best = Some(RootBest { mv, score: best });
