@@ -153,8 +153,14 @@ mod tests {
         let tree = ChessTree::from_fen(START, 3, ChessMoveOrder::Generated).unwrap();
         assert_eq!(tree.child_count(&NodePath::root()), 20);
         let mut log = LeafLog::new(&tree, false);
-        assert_eq!(minimax(&tree, &mut log), 0);
+        let value = minimax(&tree, &mut log);
         assert_eq!(log.finish().distinct, 8902);
+        let mut ab_log = LeafLog::new(&tree, false);
+        assert_eq!(
+            crate::research::alphabeta::alpha_beta(&tree, &mut ab_log),
+            value
+        );
+        assert!(ab_log.finish().distinct < 8902);
     }
 
     #[test]
