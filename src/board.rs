@@ -18,6 +18,8 @@ pub const EP_MODE: EnPassantMode = EnPassantMode::Legal;
 struct State {
     pos: Chess,
     key: u64,
+    /// Was this position reached by a null move (the side to move passing)?
+    after_null: bool,
 }
 
 /// A chess position with its game history. `play`/`undo` are copy-make over a
@@ -43,7 +45,11 @@ impl Board {
     pub fn new(pos: Chess, castling_mode: CastlingMode) -> Board {
         let key = full_key(&pos);
         let mut stack = Vec::with_capacity(STACK_CAPACITY);
-        stack.push(State { pos, key });
+        stack.push(State {
+            pos,
+            key,
+            after_null: false,
+        });
         Board {
             stack,
             root: 0,
@@ -121,7 +127,42 @@ impl Board {
         let key = next_key(&top.pos, top.key, m);
         let mut pos = top.pos.clone();
         pos.play_unchecked(m);
-        self.stack.push(State { pos, key });
+        self.stack.push(State {
+            pos,
+            key,
+            after_null: false,
+        });
+    }
+
+    /// The side to move passes (null-move pruning). Fails, leaving the board
+    /// as it was, when passing is impossible (in check).
+    pub fn play_null(&mut self) -> bool {
+        let top = self.top();
+        if top.pos.is_check() {
+            return false;
+        }
+        let mut key = Zobrist64(top.key);
+        key ^= Zobrist64::zobrist_for_white_turn();
+        if let Some(sq) = top.pos.ep_square(EP_MODE) {
+            key ^= Zobrist64::zobrist_for_en_passant_file(sq.file());
+        }
+        match top.pos.clone().swap_turn() {
+            Ok(pos) => {
+                self.stack.push(State {
+                    pos,
+                    key: key.0,
+                    after_null: true,
+                });
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// Was the current position reached by a null move?
+    #[inline]
+    pub fn after_null(&self) -> bool {
+        self.top().after_null
     }
 
     /// Takes back the last move played with `play`.
@@ -367,6 +408,26 @@ mod tests {
                 random_walk(fen, seed * 31 + i as u64, 200);
             }
         }
+    }
+
+    #[test]
+    fn null_move_key_matches_full_key() {
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+        ] {
+            let mut b = Board::from_fen(fen).unwrap();
+            assert!(b.play_null());
+            assert!(b.after_null());
+            assert_eq!(b.key(), full_key(b.pos()));
+            b.undo();
+            assert_eq!(b.fen(), Board::from_fen(fen).unwrap().fen());
+        }
+        // No passing in check.
+        let mut b = Board::from_fen("4k3/8/8/8/8/8/3q4/4K3 w - - 0 1").unwrap();
+        assert!(!b.play_null());
+        assert_eq!(b.history_len(), 0);
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod oracle;
 pub mod ordering;
 pub mod pv;
 pub mod see;
+pub mod selectivity;
 
 pub use control::SearchControl;
 pub use driver::{Info, search};

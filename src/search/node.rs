@@ -6,6 +6,7 @@
 use super::control::SearchControl;
 use super::ordering::{CaptureOrder, History, Killers, MovePicker, OrderingContext, is_tactical};
 use super::pv::PvTable;
+use super::selectivity::*;
 use super::{SearchMode, SearchStats};
 use crate::board::Board;
 use crate::eval::evaluate;
@@ -186,7 +187,9 @@ impl Searcher {
     }
 
     /// The shared node procedure: fail-soft negamax alpha-beta with memory.
-    pub fn negamax(&mut self, mut alpha: Score, beta: Score, depth: Depth, ply: Ply) -> Score {
+    /// In Normal mode it also extends checks and prunes and reduces
+    /// selectively (see `selectivity`); Pure mode searches the full tree.
+    pub fn negamax(&mut self, mut alpha: Score, beta: Score, mut depth: Depth, ply: Ply) -> Score {
         self.pv.clear(ply);
         let root = ply == 0;
         if !root {
@@ -202,19 +205,58 @@ impl Searcher {
         } else {
             self.stats.nodes += 1;
         }
+        let selective = self.mode == SearchMode::Normal;
+        let in_check = self.board.in_check();
+        if selective && in_check && !root {
+            depth += 1;
+        }
         if depth <= 0 {
             self.stats.leaves += 1;
             return self.qsearch(alpha, beta, ply);
         }
 
+        let pv_node = beta.0 - alpha.0 > 1;
         let key = self.board.key();
         let hit = self.tt.probe(key, ply);
         let tt_move = hit.map_or(PackedMove::NONE, |h| h.mv);
         if !root
             && let Some(h) = hit
-            && let Some(score) = h.cut(depth, alpha, beta, self.mode == SearchMode::Pure)
+            && let Some(score) = h.cut(depth, alpha, beta, !selective)
         {
             return score;
+        }
+
+        // Pruning before any move is searched (Normal mode, quiet nodes only).
+        let static_eval = if selective && !in_check {
+            evaluate(&self.board)
+        } else {
+            -Score::INFINITE
+        };
+        if selective && !root && !pv_node && !in_check && is_plain(beta) {
+            if depth <= RFP_MAX_DEPTH && static_eval - RFP_MARGIN_PER_DEPTH * depth >= beta {
+                return static_eval;
+            }
+            if depth >= NULL_MIN_DEPTH
+                && static_eval >= beta
+                && !self.board.after_null()
+                && self.board.has_non_pawn_material(self.board.turn())
+                && self.board.play_null()
+            {
+                let reduction = NULL_BASE_REDUCTION
+                    + depth / NULL_DEPTH_DIVISOR
+                    + ((static_eval.0 - beta.0) / NULL_EVAL_STEP).min(NULL_EVAL_MAX);
+                let score = -self.negamax(-beta, -beta + 1, depth - 1 - reduction, ply + 1);
+                self.board.undo();
+                if self.stopped {
+                    return Score::ZERO;
+                }
+                if score >= beta {
+                    return if is_plain(score) { score } else { beta };
+                }
+            }
+        }
+        if selective && !root && tt_move.is_none() && depth >= IIR_MIN_DEPTH {
+            depth -= 1;
         }
 
         let moves = if root {
@@ -223,7 +265,7 @@ impl Searcher {
             self.board.legal_moves()
         };
         if moves.is_empty() {
-            return if self.board.in_check() {
+            return if in_check {
                 Score::mated_in(ply)
             } else {
                 Score::DRAW
@@ -231,12 +273,13 @@ impl Searcher {
         }
 
         let turn = self.board.turn();
+        let killers = self.tables.killers.get(ply);
         let picker = MovePicker::new(
             &moves,
             &OrderingContext {
                 pos: self.board.pos(),
                 tt_move,
-                killers: self.tables.killers.get(ply),
+                killers,
                 history: &self.tables.history,
                 captures: CaptureOrder::BySee,
             },
@@ -245,18 +288,55 @@ impl Searcher {
         let mut best = -Score::INFINITE;
         let mut best_move: Option<Move> = None;
         let mut quiets_tried: ArrayVec<Move, MAX_QUIETS_TRACKED> = ArrayVec::new();
+        let may_prune_quiets = selective && !root && !pv_node && !in_check;
 
         for (index, m) in picker.enumerate() {
+            let quiet = !is_tactical(m);
             self.board.play(m);
-            let score = if index == 0 || self.scheme == NodeScheme::AlphaBeta {
+            let gives_check = self.board.in_check();
+            if may_prune_quiets && quiet && !gives_check && best > -Score::MATE_BOUND {
+                let late = depth <= LMP_MAX_DEPTH && quiets_tried.len() >= late_move_limit(depth);
+                let futile = depth <= FUTILITY_MAX_DEPTH
+                    && is_plain(alpha)
+                    && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
+                if late || futile {
+                    self.board.undo();
+                    continue;
+                }
+            }
+            let full_window_child = index == 0 || self.scheme == NodeScheme::AlphaBeta;
+            let score = if index == 0 {
                 -self.negamax(-beta, -alpha, depth - 1, ply + 1)
             } else {
-                let probe = -self.negamax(-alpha - 1, -alpha, depth - 1, ply + 1);
-                if probe > alpha && probe < beta && !self.stopped {
-                    -self.negamax(-beta, -alpha, depth - 1, ply + 1)
-                } else {
-                    probe
+                // Late moves first get a reduced search; a fail high is verified.
+                let mut reduction = 0;
+                if selective
+                    && !root
+                    && depth >= LMR_MIN_DEPTH
+                    && index >= LMR_FIRST_MOVE
+                    && quiet
+                    && !in_check
+                    && !gives_check
+                {
+                    reduction = lmr_reduction(depth, index) - Depth::from(pv_node);
+                    if killers.contains(&Some(m)) {
+                        reduction -= 1;
+                    }
+                    reduction = reduction.clamp(0, depth - 2);
                 }
+                let (lo, hi) = if full_window_child {
+                    (-beta, -alpha)
+                } else {
+                    (-alpha - 1, -alpha)
+                };
+                let mut score = -self.negamax(lo, hi, depth - 1 - reduction, ply + 1);
+                if reduction > 0 && score > alpha && !self.stopped {
+                    score = -self.negamax(lo, hi, depth - 1, ply + 1);
+                }
+                if !full_window_child && score > alpha && score < beta && !self.stopped {
+                    score = -self.negamax(-beta, -alpha, depth - 1, ply + 1);
+                }
+                score
             };
             self.board.undo();
             if self.stopped {
@@ -270,7 +350,7 @@ impl Searcher {
                     alpha = score;
                     self.pv.update(ply, m);
                     if score >= beta {
-                        if !is_tactical(m) {
+                        if quiet {
                             self.tables.killers.record(ply, m);
                             self.tables.history.reward(turn, m, &quiets_tried, depth);
                         }
@@ -278,11 +358,10 @@ impl Searcher {
                     }
                 }
             }
-            if !is_tactical(m) && !quiets_tried.is_full() {
+            if quiet && !quiets_tried.is_full() {
                 quiets_tried.push(m);
             }
         }
-
         let bound = if best >= beta {
             Bound::Lower
         } else if best > alpha_orig {

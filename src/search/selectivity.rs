@@ -1,0 +1,81 @@
+//! The parameters of the selective techniques the node procedure uses in
+//! Normal mode (Pure mode uses none of them): null-move pruning, reverse
+//! futility, futility and late-move pruning, and late-move reductions.
+
+use crate::score::{Depth, Score};
+use std::sync::OnceLock;
+
+/// Null move: tried from this depth on, reduced by `NULL_BASE + depth / NULL_DIVISOR`.
+pub const NULL_MIN_DEPTH: Depth = 3;
+pub const NULL_BASE_REDUCTION: Depth = 3;
+pub const NULL_DEPTH_DIVISOR: Depth = 4;
+/// Extra null-move reduction per this much static eval above beta (at most `NULL_EVAL_MAX`).
+pub const NULL_EVAL_STEP: i32 = 200;
+pub const NULL_EVAL_MAX: Depth = 3;
+
+/// Reverse futility (static null move): up to this depth, a static eval this
+/// far above beta per ply of depth is taken as a fail high.
+pub const RFP_MAX_DEPTH: Depth = 6;
+pub const RFP_MARGIN_PER_DEPTH: i32 = 80;
+
+/// Futility pruning of quiet moves: up to this depth, a quiet move cannot
+/// raise a static eval this far below alpha.
+pub const FUTILITY_MAX_DEPTH: Depth = 4;
+pub const FUTILITY_BASE: i32 = 90;
+pub const FUTILITY_PER_DEPTH: i32 = 90;
+
+/// Late-move pruning: at shallow depth, quiets beyond this count are skipped.
+pub const LMP_MAX_DEPTH: Depth = 4;
+pub fn late_move_limit(depth: Depth) -> usize {
+    (3 + depth * depth) as usize
+}
+
+/// Late-move reductions start from this depth and move number.
+pub const LMR_MIN_DEPTH: Depth = 3;
+pub const LMR_FIRST_MOVE: usize = 3;
+
+/// Internal iterative reduction: without a TT move, search one ply less from this depth.
+pub const IIR_MIN_DEPTH: Depth = 4;
+
+const LMR_TABLE_SIZE: usize = 64;
+
+/// The late-move reduction for the `index`-th move (0-based) at `depth`:
+/// 0.75 + ln(depth) * ln(index) / 2.25, the usual logarithmic table.
+pub fn lmr_reduction(depth: Depth, index: usize) -> Depth {
+    static TABLE: OnceLock<Vec<[Depth; LMR_TABLE_SIZE]>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        (0..LMR_TABLE_SIZE)
+            .map(|d| {
+                let mut row = [0; LMR_TABLE_SIZE];
+                for (i, r) in row.iter_mut().enumerate() {
+                    if d > 0 && i > 0 {
+                        *r = (0.75 + (d as f64).ln() * (i as f64).ln() / 2.25) as Depth;
+                    }
+                }
+                row
+            })
+            .collect()
+    });
+    let d = (depth.max(0) as usize).min(LMR_TABLE_SIZE - 1);
+    table[d][index.min(LMR_TABLE_SIZE - 1)]
+}
+
+/// Is a score far enough from mate that bound-based pruning may use it?
+#[inline]
+pub fn is_plain(score: Score) -> bool {
+    !score.is_mate() && score.0.abs() < Score::MATE_BOUND.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reductions_grow_with_depth_and_move_number() {
+        assert_eq!(lmr_reduction(1, 1), 0);
+        assert!(lmr_reduction(10, 20) >= lmr_reduction(5, 20));
+        assert!(lmr_reduction(10, 40) >= lmr_reduction(10, 5));
+        assert!(lmr_reduction(60, 60) < 10);
+        assert_eq!(lmr_reduction(-3, 500), 0);
+    }
+}
