@@ -334,7 +334,13 @@ impl Engine {
         match result {
             Ok(_) => {
                 for line in String::from_utf8_lossy(&buffer).lines() {
-                    self.out.line(line);
+                    // The command line's timing line is not part of the UCI
+                    // (Stockfish) format, which ends at `Nodes searched: N`.
+                    if line.starts_with("Time:") {
+                        self.out.info_string(line);
+                    } else {
+                        self.out.line(line);
+                    }
                 }
             }
             Err(e) => self.out.info_string(&format!("perft failed: {e}")),
