@@ -379,7 +379,9 @@ fn bad_input(e: &mut EngineProcess, line: &str) {
         }
     }
     if response.is_empty() {
-        e.fail(&format!("no 'info string' explains what was wrong with {line:?}"));
+        e.fail(&format!(
+            "no 'info string' explains what was wrong with {line:?}"
+        ));
     }
 }
 
@@ -429,7 +431,11 @@ fn handshake_declares_every_option() {
         );
     }
     assert_eq!(options.len(), expected.len(), "{options:#?}");
-    assert_eq!(lines.len(), 2 + options.len(), "only id and option lines: {lines:#?}");
+    assert_eq!(
+        lines.len(),
+        2 + options.len(),
+        "only id and option lines: {lines:#?}"
+    );
     for l in &options {
         check_declaration(l);
     }
@@ -450,7 +456,10 @@ fn check_declaration(line: &str) {
                     .and_then(|v| v.parse().ok())
                     .unwrap_or_else(|| panic!("{line}: {f}"))
             };
-            assert!(n("min") <= n("default") && n("default") <= n("max"), "{line}");
+            assert!(
+                n("min") <= n("default") && n("default") <= n("max"),
+                "{line}"
+            );
         }
         "combo" => {
             let default = field("default").expect("combo default");
@@ -578,9 +587,8 @@ fn chess960_castling_is_king_takes_rook() {
     e.send("setoption name UCI_Chess960 value true");
 
     // The standard start position in Chess960 mode: O-O is e1h1.
-    let game = Game::fen_mode(STARTPOS_FEN, CastlingMode::Chess960).with_moves(&[
-        "e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6",
-    ]);
+    let game = Game::fen_mode(STARTPOS_FEN, CastlingMode::Chess960)
+        .with_moves(&["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"]);
     e.send("position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6");
     assert_eq!(engine_fen(&mut e), game.fen_string());
     let perft = perft_lines(&mut e, 1);
@@ -598,12 +606,7 @@ fn chess960_castling_is_king_takes_rook() {
     let mut tried = 0;
     for fen in &suite {
         let game = Game::fen_mode(fen, CastlingMode::Chess960);
-        let Some(castle) = game
-            .pos
-            .legal_moves()
-            .into_iter()
-            .find(|m| m.is_castle())
-        else {
+        let Some(castle) = game.pos.legal_moves().into_iter().find(|m| m.is_castle()) else {
             continue;
         };
         let text = game.uci(castle);
@@ -631,7 +634,10 @@ fn perft_lines(e: &mut EngineProcess, depth: u32) -> Vec<String> {
     let lines = e.read_until("Nodes", TIMEOUT);
     let n = lines.len();
     assert!(n >= 3, "{lines:#?}");
-    assert!(lines[..n - 2].iter().all(|l| is_perft_line(l)), "{lines:#?}");
+    assert!(
+        lines[..n - 2].iter().all(|l| is_perft_line(l)),
+        "{lines:#?}"
+    );
     assert_eq!(lines[n - 2], "", "blank line before the total");
     let total: u64 = lines[..n - 2]
         .iter()
@@ -742,7 +748,10 @@ fn searchmoves_restricts_the_root() {
     for (cmd, allowed) in [
         ("go depth 4 searchmoves a2a3 h2h3", &["a2a3", "h2h3"][..]),
         ("go searchmoves b1c3 depth 3", &["b1c3"][..]),
-        ("go searchmoves g2g4 f2f3 movetime 100", &["g2g4", "f2f3"][..]),
+        (
+            "go searchmoves g2g4 f2f3 movetime 100",
+            &["g2g4", "f2f3"][..],
+        ),
         ("go depth 3 searchmoves e2e5 g1f3", &["g1f3"][..]),
     ] {
         let s = go(&mut e, &start, cmd);
@@ -950,11 +959,20 @@ fn bad_input_is_reported_and_survived() {
 
     // Illegal or malformed moves: the legal prefix is applied.
     for (line, applied) in [
-        ("position startpos moves e2e4 e7e5 e1e3 g1f3", &["e2e4", "e7e5"][..]),
+        (
+            "position startpos moves e2e4 e7e5 e1e3 g1f3",
+            &["e2e4", "e7e5"][..],
+        ),
         ("position startpos moves e2e4 xyz g8f6", &["e2e4"][..]),
         ("position startpos moves e2e5", &[][..]),
-        ("position startpos moves g1f3 g8f6 f3g1 f6g8 e7e5", &["g1f3", "g8f6", "f3g1", "f6g8"][..]),
-        ("position startpos moves e2e4 e7e5 e1g1", &["e2e4", "e7e5"][..]),
+        (
+            "position startpos moves g1f3 g8f6 f3g1 f6g8 e7e5",
+            &["g1f3", "g8f6", "f3g1", "f6g8"][..],
+        ),
+        (
+            "position startpos moves e2e4 e7e5 e1g1",
+            &["e2e4", "e7e5"][..],
+        ),
         ("position startpos moves 0000", &[][..]),
         ("position startpos moves e7e8q", &[][..]),
     ] {
@@ -969,7 +987,10 @@ fn bad_input_is_reported_and_survived() {
     ignored_input(&mut e, "position startpos moves");
     assert_eq!(engine_fen(&mut e), STARTPOS_FEN);
     // Keywords in any case; FEN case kept.
-    ignored_input(&mut e, "POSITION FEN 4k3/8/8/8/8/8/8/R3K3 w Q - 0 1 MOVES e1c1");
+    ignored_input(
+        &mut e,
+        "POSITION FEN 4k3/8/8/8/8/8/8/R3K3 w Q - 0 1 MOVES e1c1",
+    );
     assert_eq!(engine_fen(&mut e), "4k3/8/8/8/8/8/8/2KR4 b - - 1 1");
 
     // Option values out of range or of the wrong kind, unknown options.
@@ -1004,7 +1025,10 @@ fn bad_input_is_reported_and_survived() {
     e.send("position startpos");
     let s = go(&mut e, &game, "go depth 3");
     assert!(s.infos.iter().all(|i| i.multipv == 1 && i.wdl.is_none()));
-    assert!(s.info_strings().contains(&"info string algorithm NegaScout"));
+    assert!(
+        s.info_strings()
+            .contains(&"info string algorithm NegaScout")
+    );
 
     // Bad `go` tokens: reported, the rest of the line counts.
     let s = go(&mut e, &game, "go depth 2 bogus 7");
@@ -1041,7 +1065,10 @@ fn crlf_line_endings_are_accepted() {
     assert_eq!(engine_fen(&mut e), STARTPOS_FEN);
     e.send_raw(b"go depth 3\r\n");
     let s = finish(&mut e, &Game::start());
-    assert!(s.infos.iter().any(|i| i.wdl.is_some()), "ShowWDL value 'true\\r'");
+    assert!(
+        s.infos.iter().any(|i| i.wdl.is_some()),
+        "ShowWDL value 'true\\r'"
+    );
     e.send_raw(b"\r\n");
     e.send_raw(b"go infinite\r\n");
     let before = still_searching(&mut e, Duration::from_millis(100));
@@ -1057,7 +1084,10 @@ fn a_thousand_moves_of_knight_shuffling() {
     let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
     let moves: Vec<&str> = shuffle.iter().copied().cycle().take(1000).collect();
     let game = Game::start().with_moves(&moves);
-    assert!(game.is_over(), "threefold repetition and fifty moves are on the board");
+    assert!(
+        game.is_over(),
+        "threefold repetition and fifty moves are on the board"
+    );
     e.send(&format!("position startpos moves {}", moves.join(" ")));
     assert_eq!(engine_fen(&mut e), game.fen_string());
     for cmd in ["go depth 4", "go movetime 100", "go wtime 1000 btime 1000"] {
@@ -1161,7 +1191,12 @@ fn mate_scores_count_moves_from_the_side_to_move() {
     set_position(&mut e, &game);
     let s = go(&mut e, &game, "go depth 4");
     assert_eq!(s.best.as_deref(), Some("a8b8"));
-    assert_eq!(s.final_info().score, Some(Score::Mate(-1)), "{:#?}", s.lines);
+    assert_eq!(
+        s.final_info().score,
+        Some(Score::Mate(-1)),
+        "{:#?}",
+        s.lines
+    );
 
     // Bare kings: a draw, the engine still moves.
     let game = Game::fen("8/8/8/4k3/8/8/4K3/8 w - - 0 1");

@@ -75,8 +75,10 @@ impl EngineProcess {
 
     /// Sends bytes exactly as given.
     pub fn send_raw(&mut self, bytes: &[u8]) {
-        self.transcript
-            .push(format!("> {}", String::from_utf8_lossy(bytes).trim_end_matches('\n')));
+        self.transcript.push(format!(
+            "> {}",
+            String::from_utf8_lossy(bytes).trim_end_matches('\n')
+        ));
         let stdin = self.stdin.as_mut().expect("stdin is still open");
         if let Err(e) = stdin.write_all(bytes).and_then(|_| stdin.flush()) {
             self.fail(&format!("writing to the engine failed: {e}"));
@@ -143,7 +145,9 @@ impl EngineProcess {
                         return lines;
                     }
                 }
-                None => self.fail(&format!("no line starting with '{prefix}' within {timeout:?}")),
+                None => self.fail(&format!(
+                    "no line starting with '{prefix}' within {timeout:?}"
+                )),
             }
         }
     }
