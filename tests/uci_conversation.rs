@@ -1227,3 +1227,101 @@ fn bench_positions_with_every_algorithm() {
         assert!(s.info_strings().contains(&named.as_str()), "{fen}");
     }
 }
+
+// ---------------------------------------------------------------------------
+// Stops that come at once: before the first iteration can have finished.
+
+#[test]
+fn stop_right_after_go_still_gives_a_scored_legal_move() {
+    let mut e = engine();
+    let games = [
+        Game::start(),
+        Game::fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
+        Game::fen(MATED_IN_ONE),
+        Game::fen(PROMOTION),
+    ];
+    for round in 0..40 {
+        let game = &games[round % games.len()];
+        set_position(&mut e, game);
+        let go_line = match round % 4 {
+            0 => "go infinite",
+            1 => "go depth 60",
+            2 => "go ponder wtime 1000 btime 1000",
+            _ => "go movetime 100000",
+        };
+        e.send(&format!("{go_line}\nstop"));
+        finish(&mut e, game);
+    }
+    // ponderhit at once, then the clock decides.
+    let game = Game::start();
+    set_position(&mut e, &game);
+    e.send("go ponder wtime 500 btime 500\nponderhit");
+    finish(&mut e, &game);
+    // The smallest budgets.
+    for cmd in ["go movetime 1", "go wtime 1 btime 1", "go nodes 1 depth 1"] {
+        go(&mut e, &game, cmd);
+    }
+}
+
+#[test]
+fn quit_and_end_of_input_right_after_go() {
+    for ending in ["quit", ""] {
+        let mut e = engine();
+        e.send("position startpos moves e2e4");
+        e.send("go depth 60");
+        if ending.is_empty() {
+            e.close_stdin();
+        } else {
+            e.send(ending);
+        }
+        let status = e.wait_exit(TIMEOUT);
+        assert!(
+            status.is_some_and(|s| s.success()),
+            "{ending:?}: {status:?}\n{}",
+            e.transcript()
+        );
+    }
+}
+
+#[test]
+fn hash_resizes_between_searches() {
+    let mut e = engine();
+    let game = Game::start();
+    for size in ["1", "64", "2", "16"] {
+        e.send(&format!("setoption name Hash value {size}"));
+        set_position(&mut e, &game);
+        go(&mut e, &game, "go depth 5");
+    }
+    // Resized while searching: takes effect after the search.
+    e.send("go infinite");
+    let mut before = still_searching(&mut e, Duration::from_millis(100));
+    e.send("setoption name Hash value 8");
+    before.extend(still_searching(&mut e, Duration::from_millis(100)));
+    e.send("stop");
+    finish_after(&mut e, &game, before);
+    go(&mut e, &game, "go depth 4");
+}
+
+#[test]
+fn fen_variants_are_accepted() {
+    let mut e = engine();
+    for (sent, held) in [
+        // Without the move counters.
+        ("8/8/8/4k3/8/8/4K3/8 w - -", "8/8/8/4k3/8/8/4K3/8 w - - 0 1"),
+        // Extra blanks between the fields.
+        (
+            "4k3/8/8/8/8/8/8/R3K3  w  Q  -  0  1",
+            "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1",
+        ),
+        // An en passant square that no pawn can use.
+        (
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        ),
+    ] {
+        ignored_input(&mut e, &format!("position fen {sent}"));
+        assert_eq!(engine_fen(&mut e), held, "{sent}");
+        let game = Game::fen(held);
+        go(&mut e, &game, "go depth 3");
+    }
+}
