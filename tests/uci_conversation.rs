@@ -697,6 +697,10 @@ fn every_go_form_gives_one_legal_bestmove() {
             "go nodes 0",
             "go depth -5",
             "go nodes 1",
+            // Beyond every integer type: saturate, don't panic or overflow.
+            "go depth 3 wtime 99999999999999999999 btime 99999999999999999999 movestogo 99999999999",
+            "go movetime 9223372036854775807 depth 3",
+            "go nodes 99999999999999999999999 depth 2",
         ] {
             set_position(&mut e, game);
             let s = go(&mut e, game, cmd);
@@ -918,6 +922,10 @@ fn bad_input_is_reported_and_survived() {
     bad_input(&mut e, "xboard");
     e.handshake();
     bad_input(&mut e, "foo bar");
+    // Not UTF-8, and a very long line.
+    e.send_raw(b"\xff\xfe garbage\n");
+    assert!(e.sync().iter().all(|l| starts_with_word(l, "info string")));
+    bad_input(&mut e, &"nonsense ".repeat(20_000));
     ignored_input(&mut e, "");
     ignored_input(&mut e, "   ");
     ignored_input(&mut e, "\t \t");
