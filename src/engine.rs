@@ -181,7 +181,12 @@ impl Engine {
 
     fn set_position(&mut self, start: PositionStart, moves: &[String]) {
         let base = match start {
-            PositionStart::StartPos => Ok(Board::default()),
+            // In Chess960 mode the standard start position is one of the 960:
+            // castling is written king-takes-rook (e1h1) there too.
+            PositionStart::StartPos => Ok(Board::new(
+                shakmaty::Chess::default(),
+                shakmaty::CastlingMode::from_chess960(self.options.chess960),
+            )),
             PositionStart::Fen(fen) => Board::from_fen_960(&fen, self.options.chess960),
         };
         let mut board = match base {
@@ -334,7 +339,13 @@ impl Engine {
         match result {
             Ok(_) => {
                 for line in String::from_utf8_lossy(&buffer).lines() {
-                    self.out.line(line);
+                    // The command line's timing line is not part of the UCI
+                    // (Stockfish) format, which ends at `Nodes searched: N`.
+                    if line.starts_with("Time:") {
+                        self.out.info_string(line);
+                    } else {
+                        self.out.line(line);
+                    }
                 }
             }
             Err(e) => self.out.info_string(&format!("perft failed: {e}")),

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests: test positions and the engine binary.
 #![allow(dead_code)]
 
+pub mod engine_process;
+
 use std::path::PathBuf;
 
 pub fn repo_path(rel: &str) -> PathBuf {
