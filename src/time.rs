@@ -11,7 +11,7 @@ const SUDDEN_DEATH_MOVES: u32 = 25;
 /// Never plan to use more than this fraction (percent) of the remaining clock on one move.
 const MAX_SHARE_PERCENT: u64 = 40;
 /// The hard limit may exceed the soft one by this factor.
-const HARD_OVER_SOFT: u32 = 4;
+const HARD_OVER_SOFT: u32 = 3;
 /// The shortest budget ever handed out, so that a move is always found.
 const MIN_BUDGET: Duration = Duration::from_millis(1);
 

@@ -181,6 +181,14 @@ impl TranspositionTable {
     /// A table whose entries keep bounds as `storage` says.
     pub fn with_storage(mb: usize, storage: BoundStorage) -> Result<TranspositionTable, String> {
         let bytes = mb.max(1).saturating_mul(1 << 20);
+        if let Some(available) = available_memory_bytes()
+            && bytes > available / 10 * 9
+        {
+            return Err(format!(
+                "cannot allocate {mb} MB for the hash table: only {} MB of memory are available",
+                available >> 20
+            ));
+        }
         let buckets = (bytes / (ENTRY_BYTES * ENTRIES_PER_BUCKET)).max(1);
         let count = buckets * ENTRIES_PER_BUCKET;
         let mut entries = Vec::new();
@@ -202,7 +210,7 @@ impl TranspositionTable {
 
     /// Size in mebibytes.
     pub fn size_mb(&self) -> usize {
-        self.entries.len() * ENTRY_BYTES >> 20
+        (self.entries.len() * ENTRY_BYTES) >> 20
     }
 
     /// Forgets everything.
@@ -350,6 +358,16 @@ impl TranspositionTable {
     }
 }
 
+/// Memory the system can still give without swapping (Linux: MemAvailable).
+/// Memory is overcommitted, so an allocation far beyond it would "succeed"
+/// and then get the process killed when the table is filled.
+fn available_memory_bytes() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb.saturating_mul(1024))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -473,5 +491,9 @@ mod tests {
     #[test]
     fn absurd_size_fails_cleanly() {
         assert!(TranspositionTable::new(usize::MAX / 2).is_err());
+        // More than the machine has (the UCI maximum is 64 GB).
+        if let Some(available) = available_memory_bytes() {
+            assert!(TranspositionTable::new((available >> 20) + 1024).is_err());
+        }
     }
 }

@@ -1311,6 +1311,25 @@ fn hash_resizes_between_searches() {
 }
 
 #[test]
+fn hash_larger_than_memory_is_refused_not_fatal() {
+    // 64 GB is the declared maximum, more than this machine has: the engine
+    // must say so and keep a usable table instead of being killed.
+    let mut e = engine();
+    let game = Game::start();
+    e.send("setoption name Hash value 65536");
+    let lines = e.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string") && l.contains("hash table")),
+        "no message about the hash table: {lines:?}\n{}",
+        e.transcript()
+    );
+    set_position(&mut e, &game);
+    go(&mut e, &game, "go depth 4");
+}
+
+#[test]
 fn fen_variants_are_accepted() {
     let mut e = engine();
     for (sent, held) in [

@@ -11,6 +11,11 @@ use crate::time::TimeBudget;
 use shakmaty::Move;
 use std::time::Duration;
 
+/// Another iteration is started only while less than this share of the soft
+/// limit has gone: the next one takes longer than all before it together, and
+/// one cut short by the hard limit is wasted.
+const NEXT_ITERATION_SHARE: f64 = 0.5;
+
 /// Deepest iteration the driver starts.
 pub const MAX_DEPTH: Depth = MAX_PLY as Depth - 8;
 
@@ -76,14 +81,14 @@ pub fn search(
     for depth in 1..=max_depth {
         let mut lines: Vec<(Iteration, Vec<Move>)> = Vec::with_capacity(lines_wanted);
         let mut excluded: Vec<Move> = Vec::new();
-        for index in 0..lines_wanted {
+        for (index, &guess) in guesses.iter().enumerate() {
             let remaining: Vec<Move> = allowed
                 .iter()
                 .copied()
                 .filter(|m| !excluded.contains(m))
                 .collect();
             s.set_root_moves(&remaining);
-            let Some(it) = backends::iterate(params.algorithm, s, depth, guesses[index]) else {
+            let Some(it) = backends::iterate(params.algorithm, s, depth, guess) else {
                 break;
             };
             let pv = principal_variation(s, it.best, depth);
@@ -106,7 +111,7 @@ pub fn search(
             break;
         }
         // MultiPV lines are reported best first.
-        lines.sort_by(|a, b| b.0.score.cmp(&a.0.score));
+        lines.sort_by_key(|line| std::cmp::Reverse(line.0.score));
         let elapsed = s.control().elapsed();
         let hashfull = s.tt.hashfull();
         for (index, (it, pv)) in lines.iter().enumerate() {
@@ -146,7 +151,7 @@ pub fn search(
         }
         if !s.control().is_pondering()
             && let Some(soft) = budget.soft
-            && (s.control().elapsed() >= soft || allowed.len() == 1)
+            && (s.control().elapsed() >= soft.mul_f64(NEXT_ITERATION_SHARE) || allowed.len() == 1)
         {
             break;
         }

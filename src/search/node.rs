@@ -159,7 +159,7 @@ impl Searcher {
         {
             self.stopped = true;
         }
-        if self.stats.nodes % STOP_CHECK_INTERVAL == 0 {
+        if self.stats.nodes.is_multiple_of(STOP_CHECK_INTERVAL) {
             self.poll_stop();
         }
         self.stopped
