@@ -277,6 +277,7 @@ impl Engine {
             params,
             limits,
             show_wdl: self.options.show_wdl,
+            threads: self.options.threads,
         };
         let spawned = std::thread::Builder::new()
             .name("search".into())
@@ -372,6 +373,8 @@ struct SearchJob {
     params: SearchParams,
     limits: Limits,
     show_wdl: bool,
+    /// Search threads in all (Lazy SMP): the main one and `threads - 1` helpers.
+    threads: usize,
 }
 
 impl SearchJob {
@@ -385,15 +388,48 @@ impl SearchJob {
             params,
             limits,
             show_wdl,
+            threads,
         } = self;
         out.info_string(&format!("algorithm {}", params.algorithm));
-        let mut searcher = Searcher::new(board.clone(), tt, tables, control.clone(), params.mode);
         let mut printed_score = false;
-        let result = search(&mut searcher, &params, &limits, &mut |info| {
-            printed_score = true;
-            out.line(&format_info(info, &board, show_wdl));
+        let (result, tables) = std::thread::scope(|scope| {
+            // Lazy SMP: helpers search the same position without limits or
+            // reports, sharing only the TT; they stop when the main search ends.
+            let helpers_control = Arc::new(SearchControl::new(false));
+            let helper_limits = Limits {
+                searchmoves: limits.searchmoves.clone(),
+                ..Limits::default()
+            };
+            for _ in 1..threads {
+                let (board, tt, control) = (board.clone(), tt.clone(), helpers_control.clone());
+                let (params, helper_limits) = (params.clone(), helper_limits.clone());
+                let spawned = std::thread::Builder::new()
+                    .name("search helper".into())
+                    .stack_size(SEARCH_STACK_BYTES)
+                    .spawn_scoped(scope, move || {
+                        let mut helper =
+                            Searcher::new(board, tt, Box::default(), control, params.mode);
+                        search(&mut helper, &params, &helper_limits, &mut |_| {});
+                    });
+                if let Err(e) = spawned {
+                    log::warn!("cannot start a helper thread: {e}");
+                    break;
+                }
+            }
+            let mut searcher = Searcher::new(
+                board.clone(),
+                tt.clone(),
+                tables,
+                control.clone(),
+                params.mode,
+            );
+            let result = search(&mut searcher, &params, &limits, &mut |info| {
+                printed_score = true;
+                out.line(&format_info(info, &board, show_wdl));
+            });
+            helpers_control.stop();
+            (result, searcher.into_tables())
         });
-        let tables = searcher.into_tables();
 
         // In infinite and ponder mode, bestmove waits for stop or ponderhit.
         while !control.is_stopped() && (limits.infinite || control.is_pondering()) {

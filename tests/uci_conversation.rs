@@ -1311,6 +1311,28 @@ fn hash_resizes_between_searches() {
 }
 
 #[test]
+fn several_threads_search_and_stop_cleanly() {
+    let mut e = engine();
+    let game = Game::start();
+    e.send("setoption name Threads value 3");
+    set_position(&mut e, &game);
+    go(&mut e, &game, "go depth 6");
+    go(&mut e, &game, "go movetime 150");
+    e.send("go infinite");
+    let before = still_searching(&mut e, Duration::from_millis(200));
+    e.send("stop");
+    finish_after(&mut e, &game, before);
+    e.send("go infinite");
+    e.send("quit");
+    let status = e.wait_exit(TIMEOUT);
+    assert!(
+        status.is_some_and(|s| s.success()),
+        "{status:?}\n{}",
+        e.transcript()
+    );
+}
+
+#[test]
 fn hash_larger_than_memory_is_refused_not_fatal() {
     // 64 GB is the declared maximum, more than this machine has: the engine
     // must say so and keep a usable table instead of being killed.
