@@ -75,6 +75,7 @@ pub fn search(
     let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
     let lines_wanted = params.multipv.clamp(1, allowed.len());
     let mut guesses = vec![Score::ZERO; lines_wanted];
+    let mut stability = Stability::default();
     // A move to play even if the first iteration is interrupted by `stop`.
     result.best_move = Some(allowed[0]);
 
@@ -128,6 +129,13 @@ pub fn search(
             });
         }
         let (best, best_pv) = &lines[0];
+        if depth > 1 {
+            stability.update(
+                result.best_move == Some(best.best),
+                result.score,
+                best.score,
+            );
+        }
         result.best_move = Some(best.best);
         result.score = best.score;
         result.depth = depth;
@@ -151,7 +159,9 @@ pub fn search(
         }
         if !s.control().is_pondering()
             && let Some(soft) = budget.soft
-            && (s.control().elapsed() >= soft.mul_f64(NEXT_ITERATION_SHARE) || allowed.len() == 1)
+            && (s.control().elapsed()
+                >= soft.mul_f64(NEXT_ITERATION_SHARE * stability.soft_scale())
+                || allowed.len() == 1)
         {
             break;
         }
@@ -165,6 +175,41 @@ pub fn search(
     }
     result.stats = s.stats;
     result
+}
+
+/// How settled the search looks: a best move that stays put and a score that
+/// holds let the soft limit shrink; a new best move or a falling score make it grow.
+#[derive(Default)]
+struct Stability {
+    /// Iterations in a row that kept the same best move.
+    unchanged: u32,
+    /// The last iteration changed the best move.
+    changed_now: bool,
+    /// The score fell by more than `SCORE_DROP` in the last iteration.
+    dropped_now: bool,
+}
+
+/// A fall of the score (centipawns) between iterations that buys more time.
+const SCORE_DROP: i32 = 30;
+
+impl Stability {
+    fn update(&mut self, same_move: bool, previous: Score, current: Score) {
+        self.changed_now = !same_move;
+        self.unchanged = if same_move { self.unchanged + 1 } else { 0 };
+        self.dropped_now = current.0 < previous.0 - SCORE_DROP;
+    }
+
+    /// Multiplier for the soft limit.
+    fn soft_scale(&self) -> f64 {
+        let by_move = match self.unchanged {
+            _ if self.changed_now => 1.4,
+            0..=1 => 1.0,
+            2..=3 => 0.8,
+            _ => 0.6,
+        };
+        let by_score = if self.dropped_now { 1.3 } else { 1.0 };
+        by_move * by_score
+    }
 }
 
 /// The principal variation: the triangular PV when it starts with `best`,
@@ -199,4 +244,23 @@ pub fn pv_from_tt(
         b.play(m);
     }
     pv
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stable_searches_get_less_time_and_unstable_ones_more() {
+        let mut s = Stability::default();
+        assert_eq!(s.soft_scale(), 1.0);
+        for _ in 0..5 {
+            s.update(true, Score(20), Score(22));
+        }
+        assert!(s.soft_scale() < 1.0);
+        s.update(false, Score(22), Score(25));
+        assert!(s.soft_scale() > 1.0);
+        s.update(true, Score(25), Score(-40));
+        assert!(s.soft_scale() > 1.0, "a falling score buys time");
+    }
 }
