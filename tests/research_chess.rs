@@ -49,3 +49,55 @@ fn chess_trees_satisfy_the_theorems() {
         }
     }
 }
+
+/// The first `count` positions of the bench set (FEN fields only).
+fn bench_positions(count: usize) -> Vec<String> {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/positions/bench.epd"))
+        .unwrap();
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(count)
+        .map(|l| l.split_whitespace().take(6).collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
+/// Stockman's SSS* and MT-SSS* on real chess: the engine's evaluation at the
+/// horizon, no quiescence, a fixed move order and no TT move, killers or
+/// history. They evaluate the same leaves in the same order and find the
+/// alpha-beta value, at depths 2 to 4 on 24 positions.
+#[test]
+fn sss_equals_mt_sss_on_24_bench_positions_at_depths_2_to_4() {
+    use stockman::research::RunOptions;
+    use stockman::research::algorithms::run;
+    use stockman::research::experiment::same_leaves_same_order;
+    let options = RunOptions {
+        first_guess: 0,
+        record_order: true,
+    };
+    let positions = bench_positions(24);
+    assert_eq!(positions.len(), 24);
+    for fen in &positions {
+        for depth in 2..=4 {
+            let tree = ChessTree::from_fen(fen, depth, ChessMoveOrder::Generated).unwrap();
+            let sss = run(TreeAlgorithm::Sss, &tree, options);
+            let mt_sss = run(TreeAlgorithm::MtSss, &tree, options);
+            let alpha_beta = run(TreeAlgorithm::AlphaBeta, &tree, options);
+            assert_eq!(
+                sss.value, alpha_beta.value,
+                "SSS* value, depth {depth}: {fen}"
+            );
+            assert_eq!(
+                mt_sss.value, alpha_beta.value,
+                "MT-SSS* value, depth {depth}: {fen}"
+            );
+            assert_eq!(
+                sss.leaves.distinct, mt_sss.leaves.distinct,
+                "leaf counts, depth {depth}: {fen}"
+            );
+            assert!(
+                same_leaves_same_order(&sss, &mt_sss),
+                "leaf order, depth {depth}: {fen}"
+            );
+        }
+    }
+}
