@@ -17,6 +17,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Fixed-depth node signature over the bench positions (OpenBench reads the last line).
+    Bench(stockman::bench::BenchArgs),
     /// Count leaf nodes of the legal move tree (per root move), or run an EPD perft suite.
     Perft(stockman::perft::PerftArgs),
     /// Textbook algorithms on synthetic game trees: leaves evaluated, SSS* = MT-SSS* check.
@@ -30,6 +32,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         None => Ok(()),
+        Some(Command::Bench(a)) => stockman::bench::run(a),
         Some(Command::Perft(a)) => stockman::perft::run(a),
         Some(Command::Trees(a)) => stockman::research::run_trees(a),
     };

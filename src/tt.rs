@@ -150,7 +150,7 @@ impl TranspositionTable {
 
     /// Size in mebibytes.
     pub fn size_mb(&self) -> usize {
-        self.entries.len() * ENTRY_BYTES >> 20
+        (self.entries.len() * ENTRY_BYTES) >> 20
     }
 
     /// Forgets everything.
