@@ -19,6 +19,8 @@ struct Cli {
 enum Command {
     /// Fixed-depth node signature over the bench positions (OpenBench reads the last line).
     Bench(stockman::bench::BenchArgs),
+    /// Engine back ends side by side on EPD positions: nodes, leaves, passes per depth.
+    Compare(stockman::research::CompareArgs),
     /// Count leaf nodes of the legal move tree (per root move), or run an EPD perft suite.
     Perft(stockman::perft::PerftArgs),
     /// Textbook algorithms on synthetic game trees: leaves evaluated, SSS* = MT-SSS* check.
@@ -33,6 +35,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         None => Ok(()),
         Some(Command::Bench(a)) => stockman::bench::run(a),
+        Some(Command::Compare(a)) => stockman::research::run_compare(a),
         Some(Command::Perft(a)) => stockman::perft::run(a),
         Some(Command::Trees(a)) => stockman::research::run_trees(a),
     };
