@@ -14,8 +14,9 @@ use std::io::{self, Write};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Depth of a plain `stockman bench`: about 3–10 s for a release build here.
-pub const DEFAULT_DEPTH: Depth = 9;
+/// Depth of a plain `stockman bench`: about 4 s for a release build on the
+/// shared 2-core machine (depth 7 takes about 18 s, 8 over a minute).
+pub const DEFAULT_DEPTH: Depth = 6;
 /// Transposition table size for every bench position, in MB.
 pub const BENCH_TT_MB: usize = 16;
 
