@@ -1,1 +1,189 @@
-//! bench: fixed-depth node signature (placeholder).
+//! `stockman bench`: the node signature OpenBench reads. Every position of the
+//! embedded positions/bench.epd is searched to a fixed depth with one thread, a
+//! fresh TT and fresh tables; the last line is `<nodes> nodes <nps> nps`.
+
+use crate::positions::bench_positions;
+use crate::score::Depth;
+use crate::search::driver::MAX_DEPTH;
+use crate::search::{
+    Algorithm, Limits, SearchControl, SearchMode, SearchParams, SearchTables, Searcher, search,
+};
+use crate::tt::TranspositionTable;
+use clap::Args;
+use std::io::{self, Write};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Depth of a plain `stockman bench`: about 4 s for a release build on the
+/// shared 2-core machine (depth 7 takes about 18 s, 8 over a minute).
+pub const DEFAULT_DEPTH: Depth = 10;
+/// Transposition table size for every bench position, in MB.
+pub const BENCH_TT_MB: usize = 16;
+
+/// `stockman bench` arguments.
+#[derive(Args, Debug, Clone)]
+pub struct BenchArgs {
+    /// Search depth per position.
+    #[arg(value_parser = clap::value_parser!(i32).range(1..=MAX_DEPTH as i64))]
+    pub depth: Option<Depth>,
+
+    /// Search back end (AlphaBeta, NegaScout, MTDf, SSS, DUAL; any case).
+    #[arg(long, default_value_t = Algorithm::default(), value_parser = parse_algorithm)]
+    pub algorithm: Algorithm,
+
+    /// Pure mode: the exact depth-d minimax value, no selectivity.
+    #[arg(long)]
+    pub pure: bool,
+}
+
+fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
+    s.parse()
+}
+
+/// What a bench run adds up to.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct BenchTotals {
+    pub positions: usize,
+    pub nodes: u64,
+    /// Time spent searching (table allocation excluded).
+    pub elapsed: Duration,
+}
+
+impl BenchTotals {
+    /// Nodes per second (searching time only; at least 1 ms counted).
+    pub fn nps(&self) -> u64 {
+        let ms = self.elapsed.as_millis().max(1);
+        (u128::from(self.nodes) * 1000 / ms) as u64
+    }
+}
+
+/// Runs `stockman bench`.
+pub fn run(args: &BenchArgs) -> Result<(), String> {
+    let mode = if args.pure {
+        SearchMode::Pure
+    } else {
+        SearchMode::Normal
+    };
+    let depth = args.depth.unwrap_or(DEFAULT_DEPTH);
+    let mut out = io::stdout().lock();
+    run_bench(depth, args.algorithm, mode, &mut out)
+        .map(|_| ())
+        .map_err(|e| format!("bench: {e}"))
+}
+
+/// Searches every bench position to `depth` and writes one line per position,
+/// then `<nodes> nodes <nps> nps` as the very last line. Depths outside
+/// 1..=MAX_DEPTH are an `InvalidInput` error.
+pub fn run_bench(
+    depth: Depth,
+    algorithm: Algorithm,
+    mode: SearchMode,
+    out: &mut impl Write,
+) -> io::Result<BenchTotals> {
+    if !(1..=MAX_DEPTH).contains(&depth) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("depth {depth} is out of range (1..={MAX_DEPTH})"),
+        ));
+    }
+    let params = SearchParams {
+        algorithm,
+        mode,
+        multipv: 1,
+        move_overhead_ms: 0,
+    };
+    let limits = Limits::depth(depth);
+    let positions = bench_positions();
+    let mut totals = BenchTotals::default();
+    for (index, position) in positions.iter().enumerate() {
+        let tt = TranspositionTable::new(BENCH_TT_MB).map_err(io::Error::other)?;
+        let board = position.board();
+        let mut searcher = Searcher::new(
+            board.clone(),
+            Arc::new(tt),
+            Box::<SearchTables>::default(),
+            Arc::new(SearchControl::default()),
+            mode,
+        );
+        let started = Instant::now();
+        let result = search(&mut searcher, &params, &limits, &mut |_| {});
+        totals.elapsed += started.elapsed();
+        totals.nodes += result.stats.nodes;
+        totals.positions += 1;
+        let best = result
+            .best_move
+            .map_or("(none)".to_string(), |m| board.uci(m));
+        writeln!(
+            out,
+            "{:>3}/{} {:<72} bestmove {:<6} score {:<9} nodes {}",
+            index + 1,
+            positions.len(),
+            position.fen,
+            best,
+            result.score.to_string(),
+            result.stats.nodes
+        )?;
+    }
+    writeln!(out, "{} nodes {} nps", totals.nodes, totals.nps())?;
+    out.flush()?;
+    Ok(totals)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bench_text(depth: Depth, algorithm: Algorithm, mode: SearchMode) -> (String, BenchTotals) {
+        let mut out = Vec::new();
+        let totals = run_bench(depth, algorithm, mode, &mut out).unwrap();
+        (String::from_utf8(out).unwrap(), totals)
+    }
+
+    #[test]
+    fn last_line_is_the_node_signature() {
+        let (text, totals) = bench_text(2, Algorithm::NegaScout, SearchMode::Normal);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 51);
+        assert_eq!(totals.positions, 50);
+        let last = lines.last().unwrap();
+        assert_eq!(
+            *last,
+            format!("{} nodes {} nps", totals.nodes, totals.nps())
+        );
+        let per_position: u64 = lines[..50]
+            .iter()
+            .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+            .sum();
+        assert_eq!(per_position, totals.nodes);
+    }
+
+    #[test]
+    fn node_counts_repeat_exactly() {
+        for algorithm in [Algorithm::MTDf, Algorithm::AlphaBeta] {
+            let a = bench_text(3, algorithm, SearchMode::Pure).1.nodes;
+            let b = bench_text(3, algorithm, SearchMode::Pure).1.nodes;
+            assert_eq!(a, b, "{algorithm}");
+        }
+    }
+
+    #[test]
+    fn depths_out_of_range_are_refused() {
+        let mut out = Vec::new();
+        for depth in [0, -1, MAX_DEPTH + 1] {
+            let err =
+                run_bench(depth, Algorithm::NegaScout, SearchMode::Normal, &mut out).unwrap_err();
+            assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
+        }
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn nps_never_divides_by_zero() {
+        let t = BenchTotals {
+            positions: 1,
+            nodes: 5000,
+            elapsed: Duration::ZERO,
+        };
+        assert_eq!(t.nps(), 5_000_000);
+    }
+}

@@ -7,6 +7,7 @@ pub mod board;
 pub mod engine;
 pub mod eval;
 pub mod perft;
+pub mod positions;
 pub mod research;
 pub mod score;
 pub mod search;

@@ -22,6 +22,10 @@ struct Cli {
 enum Command {
     /// Speak UCI on stdin/stdout (the default without a subcommand).
     Uci,
+    /// Fixed-depth node signature over the bench positions (OpenBench reads the last line).
+    Bench(stockman::bench::BenchArgs),
+    /// Engine back ends side by side on EPD positions: nodes, leaves, passes per depth.
+    Compare(stockman::research::CompareArgs),
     /// Count leaf nodes of the legal move tree (per root move), or run an EPD perft suite.
     Perft(stockman::perft::PerftArgs),
     /// Textbook algorithms on synthetic game trees: leaves evaluated, SSS* = MT-SSS* check.
@@ -61,6 +65,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         None | Some(Command::Uci) => uci_loop(),
+        Some(Command::Bench(a)) => stockman::bench::run(a),
+        Some(Command::Compare(a)) => stockman::research::run_compare(a),
         Some(Command::Perft(a)) => stockman::perft::run(a),
         Some(Command::Trees(a)) => stockman::research::run_trees(a),
     };

@@ -1,11 +1,15 @@
 //! Research: the textbook minimax algorithms written plainly over a `GameTree`
 //! trait — minimax, alpha-beta, NegaScout, alpha-beta with memory, the MT
-//! family and Stockman's SSS* with its OPEN list — on synthetic and explicit trees.
+//! family and Stockman's SSS* with its OPEN list — on synthetic and explicit trees;
+//! and `compare`, which measures the engine's own back ends on chess positions.
 
 pub mod algorithms;
 pub mod alphabeta;
+pub mod chart;
 pub mod chess;
 pub mod cli;
+pub mod compare;
+pub mod compare_report;
 pub mod examples;
 pub mod experiment;
 pub mod explicit;
@@ -15,6 +19,7 @@ pub mod minimax;
 pub mod mt;
 pub mod negascout;
 pub mod open_list;
+pub mod progress;
 pub mod rng;
 pub mod sss;
 pub mod summary;
@@ -23,6 +28,7 @@ pub mod tree;
 
 pub use algorithms::{Run, RunOptions, TreeAlgorithm};
 pub use cli::{TreesArgs, run_trees};
+pub use compare::{CompareArgs, run_compare};
 pub use experiment::{ExamineOptions, TreeReport, examine};
 pub use explicit::ExplicitTree;
 pub use synthetic::{SyntheticSpec, SyntheticTree, ValueModel, ValueRange};
