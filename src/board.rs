@@ -13,6 +13,19 @@ use shakmaty::{
 /// en passant square is part of the position (FIDE repetition rules).
 pub const EP_MODE: EnPassantMode = EnPassantMode::Legal;
 
+/// Which repetitions end the game in a search.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum RepetitionRule {
+    /// A position seen once since the search root (twofold), or twice in the
+    /// game before it (threefold), is a draw: what engines play with.
+    #[default]
+    InSearch,
+    /// Only the game before the root counts: a position that occurred twice
+    /// there is a draw (threefold). The value is then a function of the
+    /// position alone, as a transposition table assumes (Pure mode).
+    GameHistoryOnly,
+}
+
 /// One entry of the board's stack: a position and its key.
 #[derive(Clone, Debug)]
 struct State {
@@ -31,6 +44,8 @@ pub struct Board {
     /// draws at twofold, earlier ones (game history) need threefold.
     root: usize,
     castling_mode: CastlingMode,
+    /// Keys that occurred at least twice in the game up to the root, sorted.
+    repeated_before_root: Vec<u64>,
 }
 
 const STACK_CAPACITY: usize = 1024;
@@ -54,6 +69,7 @@ impl Board {
             stack,
             root: 0,
             castling_mode,
+            repeated_before_root: Vec::new(),
         }
     }
 
@@ -108,6 +124,15 @@ impl Board {
     /// positions reached from here count at twofold.
     pub fn set_root(&mut self) {
         self.root = self.stack.len() - 1;
+        // The game so far, the root position included.
+        let mut keys: Vec<u64> = self.stack[..=self.root].iter().map(|s| s.key).collect();
+        keys.sort_unstable();
+        self.repeated_before_root = keys
+            .windows(2)
+            .filter(|w| w[0] == w[1])
+            .map(|w| w[0])
+            .collect();
+        self.repeated_before_root.dedup();
     }
 
     #[inline]
@@ -207,12 +232,23 @@ impl Board {
     /// the game history)? Checkmate takes precedence over the fifty-move rule,
     /// which the caller handles by checking for mate first when it matters.
     pub fn is_draw(&self) -> bool {
+        self.is_draw_by(RepetitionRule::InSearch)
+    }
+
+    /// `is_draw` with the given repetition rule.
+    pub fn is_draw_by(&self, rule: RepetitionRule) -> bool {
         let pos = self.pos();
         if pos.halfmoves() >= 100 {
             // A checkmate delivered on the hundredth half-move still wins.
             return !(pos.is_check() && pos.legal_moves().is_empty());
         }
-        self.is_repetition() || pos.is_insufficient_material()
+        let repeated = match rule {
+            RepetitionRule::InSearch => self.is_repetition(),
+            RepetitionRule::GameHistoryOnly => {
+                self.repeated_before_root.binary_search(&self.key()).is_ok()
+            }
+        };
+        repeated || pos.is_insufficient_material()
     }
 
     /// Repetition: the current key occurred before within the reversible
@@ -457,6 +493,10 @@ mod tests {
         }
         // Twofold after the root: a draw inside the search.
         assert!(c.is_repetition());
+        // Not when only the game before the root counts.
+        assert!(!c.is_draw_by(RepetitionRule::GameHistoryOnly));
+        // The third occurrence in the first game counts under both rules.
+        assert!(b.is_draw_by(RepetitionRule::GameHistoryOnly));
     }
 
     #[test]

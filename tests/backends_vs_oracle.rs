@@ -181,3 +181,12 @@ fn pure_back_ends_equal_the_oracle_with_the_tt_cleared_between_searches() {
         .collect();
     check_positions(&fens, 2..=4, 16, true, Oracle::AlphaBeta);
 }
+
+/// A pawn ending where a repetition inside the search once leaked through the
+/// TT into another path (graph history interaction): at depth 7 the back ends
+/// disagreed. Pure mode now counts repetitions against the game history only.
+#[test]
+fn pure_back_ends_agree_where_repetitions_could_leak_through_the_tt() {
+    let fen = "8/8/1p2k1p1/3p3p/1p1P1P1P/1P2PK2/8/8 w - - 3 54";
+    check_positions(&[fen.to_string()], 7..=7, 16, false, Oracle::AlphaBeta);
+}

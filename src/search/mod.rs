@@ -123,11 +123,12 @@ impl Default for SearchParams {
 /// Counters of one search.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct SearchStats {
-    /// Every node entered, interior and quiescence.
+    /// Every node entered, each counted once: the root, interior nodes and
+    /// quiescence nodes (horizon leaves are the first quiescence nodes).
     pub nodes: u64,
     /// Horizon nodes: where the full-width search hands over to quiescence.
     pub leaves: u64,
-    /// Nodes inside the quiescence search.
+    /// Nodes of the quiescence search, horizon leaves included.
     pub qnodes: u64,
     /// Greatest ply reached.
     pub seldepth: usize,

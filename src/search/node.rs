@@ -8,7 +8,7 @@ use super::ordering::{CaptureOrder, History, Killers, MovePicker, OrderingContex
 use super::pv::PvTable;
 use super::selectivity::*;
 use super::{SearchMode, SearchStats};
-use crate::board::Board;
+use crate::board::{Board, RepetitionRule};
 use crate::eval::evaluate;
 use crate::score::{Depth, MAX_PLY, Ply, Score};
 use crate::time::TimeBudget;
@@ -146,6 +146,15 @@ impl Searcher {
         self.stopped
     }
 
+    /// Pure mode keeps the value a function of the position (see `RepetitionRule`).
+    #[inline]
+    fn repetition_rule(&self) -> RepetitionRule {
+        match self.mode {
+            SearchMode::Normal => RepetitionRule::InSearch,
+            SearchMode::Pure => RepetitionRule::GameHistoryOnly,
+        }
+    }
+
     /// Counts a node and decides whether the search must stop.
     #[inline]
     fn enter_node(&mut self, ply: Ply) -> bool {
@@ -196,7 +205,7 @@ impl Searcher {
             if self.enter_node(ply) {
                 return Score::ZERO;
             }
-            if self.board.is_draw() {
+            if self.board.is_draw_by(self.repetition_rule()) {
                 return Score::DRAW;
             }
             if ply >= MAX_PLY - 1 {
@@ -211,8 +220,10 @@ impl Searcher {
             depth += 1;
         }
         if depth <= 0 {
+            // This node, already counted, is a horizon leaf and the first
+            // node of the quiescence search.
             self.stats.leaves += 1;
-            return self.qsearch(alpha, beta, ply);
+            return self.quiescence_body(alpha, beta, ply);
         }
 
         let pv_node = beta.0 - alpha.0 > 1;
@@ -380,10 +391,15 @@ impl Searcher {
 
     /// Quiescence: stand pat or try captures and queen promotions; in check,
     /// every evasion. Normal mode leaves out captures that lose by SEE.
-    pub fn qsearch(&mut self, mut alpha: Score, beta: Score, ply: Ply) -> Score {
+    pub fn qsearch(&mut self, alpha: Score, beta: Score, ply: Ply) -> Score {
         if ply > 0 && self.enter_node(ply) {
             return Score::ZERO;
         }
+        self.quiescence_body(alpha, beta, ply)
+    }
+
+    /// The quiescence search of a node already counted by `enter_node`.
+    fn quiescence_body(&mut self, mut alpha: Score, beta: Score, ply: Ply) -> Score {
         self.stats.qnodes += 1;
         if ply >= MAX_PLY - 1 {
             return evaluate(&self.board);

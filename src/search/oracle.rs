@@ -1,11 +1,12 @@
 //! The oracle: plain negamax without a TT, move ordering or any pruning in
 //! the full-width part, with the same evaluation, quiescence and draw rules
-//! as the engine's Pure mode; and a plain fail-hard alpha-beta over the same
+//! as the engine's Pure mode (repetitions count against the game before the
+//! root only, so a value is a function of the position); and a plain fail-hard alpha-beta over the same
 //! tree (exact by theorem, checked against minimax) for depths where plain
 //! minimax is too slow to run in a test. Tests hold every back end to them.
 
 use super::ordering::{is_tactical, mvv_lva};
-use crate::board::Board;
+use crate::board::{Board, RepetitionRule};
 use crate::eval::evaluate;
 use crate::score::{Depth, MAX_PLY, Ply, Score};
 
@@ -13,7 +14,7 @@ use crate::score::{Depth, MAX_PLY, Ply, Score};
 /// at the position `ply` plies above it).
 pub fn minimax(board: &mut Board, depth: Depth, ply: Ply) -> Score {
     if ply > 0 {
-        if board.is_draw() {
+        if board.is_draw_by(RepetitionRule::GameHistoryOnly) {
             return Score::DRAW;
         }
         if ply >= MAX_PLY - 1 {
@@ -52,7 +53,7 @@ pub fn alphabeta(
     ply: Ply,
 ) -> Score {
     if ply > 0 {
-        if board.is_draw() {
+        if board.is_draw_by(RepetitionRule::GameHistoryOnly) {
             return Score::DRAW.max(alpha).min(beta);
         }
         if ply >= MAX_PLY - 1 {
