@@ -30,11 +30,10 @@ pub fn shelter(ctx: &EvalContext, c: Color) -> S {
         let file = Bitboard::from_file(File::new(f));
         let own = ctx.pawns[us] & file;
         let theirs = ctx.pawns[them] & file;
-        match nearest(c, own & ahead) {
-            None => score += KING_SHIELD_MISSING,
-            Some(p) if relative_rank(c, p) - king_rank >= 2 => score += KING_SHIELD_ADVANCED,
-            Some(_) => {}
-        }
+        score += match nearest(c, own & ahead) {
+            None => KING_SHIELD_MISSING,
+            Some(p) => KING_SHIELD_DISTANCE[relative_rank(c, p) - king_rank],
+        };
         if own.is_empty() {
             score += KING_SEMI_OPEN_FILE;
             if theirs.is_empty() {
@@ -91,4 +90,61 @@ pub fn danger(ctx: &EvalContext, c: Color) -> S {
 /// Both king-safety terms for `c` (negative: `c`'s king is in danger).
 pub fn king_safety(ctx: &EvalContext, c: Color) -> S {
     shelter(ctx, c) + danger(ctx, c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::tests::{eval, with_analysis};
+
+    fn white_king(fen: &str) -> S {
+        with_analysis(fen, |ctx, _, _| king_safety(ctx, Color::White))
+    }
+
+    #[test]
+    fn king_with_shield_is_safer() {
+        // The same three pawns, in front of the king or far away.
+        assert!(
+            eval("q5k1/5ppp/8/8/8/8/5PPP/Q5K1 w - - 0 1")
+                > eval("q5k1/5ppp/8/8/8/8/PPP5/Q5K1 w - - 0 1") + 50
+        );
+        let home = white_king("6k1/8/8/8/8/8/5PPP/6K1 w - - 0 1");
+        let pushed = white_king("6k1/8/8/8/8/6P1/5P1P/6K1 w - - 0 1");
+        let far = white_king("6k1/8/8/8/6P1/8/5P1P/6K1 w - - 0 1");
+        assert_eq!(home, S::ZERO);
+        assert!(far.mg < pushed.mg && pushed.mg <= home.mg);
+    }
+
+    #[test]
+    fn open_files_near_the_king_hurt() {
+        let closed = white_king("6k1/6p1/8/8/8/8/5PPP/6K1 w - - 0 1");
+        let semi_open = white_king("6k1/6p1/8/8/8/8/5P1P/6K1 w - - 0 1");
+        let open = white_king("6k1/8/8/8/8/8/5P1P/6K1 w - - 0 1");
+        assert!(open.mg < semi_open.mg && semi_open.mg < closed.mg);
+    }
+
+    #[test]
+    fn pawn_storm_hurts() {
+        let quiet = white_king("6k1/7p/8/8/8/8/5PP1/6K1 w - - 0 1");
+        let storm = white_king("6k1/8/8/8/8/7p/5PP1/6K1 w - - 0 1");
+        assert!(storm.mg < quiet.mg);
+    }
+
+    #[test]
+    fn attackers_on_the_king_zone_cost_more_than_linearly() {
+        let black_danger = |fen| with_analysis(fen, |ctx, _, _| danger(ctx, Color::Black));
+        // One attacker alone is no attack.
+        assert_eq!(black_danger("6k1/5ppp/8/7Q/8/8/8/6K1 w - - 0 1"), S::ZERO);
+        let two = black_danger("6k1/5ppp/8/6NQ/8/8/8/6K1 w - - 0 1");
+        let three = black_danger("6k1/5ppp/8/6NQ/8/8/8/5RK1 w - - 0 1");
+        assert!(two.mg < 0 && three.mg < two.mg, "{two:?} {three:?}");
+        // Three attackers cost more than three times a third of them.
+        let per_attacker = two.mg / 2;
+        assert!(three.mg < 3 * per_attacker);
+        // Without the queen the same attack is much weaker.
+        let no_queen = black_danger("6k1/5ppp/8/6NB/8/8/8/5RK1 w - - 0 1");
+        assert!(no_queen.mg > three.mg);
+        // Middlegame only.
+        assert_eq!(three.eg, 0);
+    }
 }

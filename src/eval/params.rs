@@ -223,9 +223,18 @@ pub const KING_DANGER_DIVISOR: i32 = 20;
 pub const KING_DANGER_MAX: i32 = 900;
 /// Pawn shield on the king's file and the two beside it (b..g when the king
 /// is on an edge file): per file without an own pawn in front of the king,
-/// and per file whose nearest shield pawn is two or more ranks ahead.
+/// and per file by how many ranks ahead of the king its nearest pawn is.
 pub const KING_SHIELD_MISSING: S = s(-22, 0);
-pub const KING_SHIELD_ADVANCED: S = s(-10, 0);
+pub const KING_SHIELD_DISTANCE: [S; 8] = [
+    s(0, 0),
+    s(0, 0),
+    s(-8, 0),
+    s(-15, 0),
+    s(-19, 0),
+    s(-20, 0),
+    s(-20, 0),
+    s(-20, 0),
+];
 /// Per shield file without own pawns (semi-open for the enemy), and in
 /// addition when there are no pawns on it at all.
 pub const KING_SEMI_OPEN_FILE: S = s(-15, 0);

@@ -175,3 +175,98 @@ pub fn passers(ctx: &EvalContext, c: Color, passed: Bitboard) -> S {
     }
     score
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::tests::{eval, with_analysis};
+    use shakmaty::Square::*;
+
+    fn bb(squares: &[shakmaty::Square]) -> Bitboard {
+        squares.iter().copied().collect()
+    }
+
+    #[test]
+    fn classify_finds_each_feature() {
+        // White: a2 and h5 isolated; f2 the rear of a doubled pair; d3 and
+        // f3 backward (e4 is ahead of them and e5 guards d4 and f4); e4
+        // connected (defended by d3 and f3); h5 passed.
+        let white = bb(&[A2, D3, E4, F2, F3, H5]);
+        let black = bb(&[E5, A7]);
+        let f = classify(Color::White, white, black);
+        assert_eq!(f.doubled, bb(&[F2]));
+        assert_eq!(f.isolated, bb(&[A2, H5]));
+        assert_eq!(f.backward, bb(&[D3, F3]));
+        assert_eq!(f.connected, bb(&[E4]));
+        assert_eq!(f.passed, bb(&[H5]));
+        // Black's two pawns are isolated and blocked.
+        let g = classify(Color::Black, black, white);
+        assert_eq!(g.isolated, black);
+        assert_eq!(
+            g.passed | g.doubled | g.backward | g.connected,
+            Bitboard::EMPTY
+        );
+    }
+
+    #[test]
+    fn passed_pawn_on_sixth_beats_third() {
+        assert!(eval("4k3/8/1P6/8/8/8/8/4K3 w - - 0 1") > eval("4k3/8/8/8/8/1P6/8/4K3 w - - 0 1"));
+        assert!(PASSED_RANK[5].eg > PASSED_RANK[2].eg);
+    }
+
+    #[test]
+    fn doubled_and_isolated_pawns_are_worse() {
+        // Same pawn count, one structure sound.
+        let sound = eval("4k3/pp6/8/8/8/8/PP6/4K3 w - - 0 1");
+        assert!(eval("4k3/pp6/8/8/8/1P6/1P6/4K3 w - - 0 1") < sound);
+        assert!(eval("4k3/pp6/8/8/8/8/P1P5/4K3 w - - 0 1") < sound);
+    }
+
+    #[test]
+    fn connected_passers_beat_split_ones() {
+        assert!(
+            eval("4k3/8/8/2PP4/8/8/8/4K3 w - - 0 1") > eval("4k3/8/8/P2P4/8/8/8/4K3 w - - 0 1")
+        );
+    }
+
+    #[test]
+    fn king_distance_to_passer_counts_in_the_endgame() {
+        let term = |fen| {
+            with_analysis(fen, |ctx, pawn, _| {
+                passers(ctx, Color::White, pawn.passed[1])
+            })
+        };
+        // Own king near the passer's path: better than far away.
+        let near = term("8/8/3K4/4P3/8/8/8/k7 w - - 0 1");
+        let far = term("8/8/8/4P3/8/8/8/k2K4 w - - 0 1");
+        assert!(near.eg > far.eg, "{near:?} {far:?}");
+        // Enemy king in front of it: worse than far away.
+        let blockaded = term("8/4k3/8/4P3/8/8/8/3K4 w - - 0 1");
+        let free = term("k7/8/8/4P3/8/8/8/3K4 w - - 0 1");
+        assert!(blockaded.eg < free.eg, "{blockaded:?} {free:?}");
+    }
+
+    #[test]
+    fn blocked_passer_is_worth_less() {
+        let term = |fen| {
+            with_analysis(fen, |ctx, pawn, _| {
+                passers(ctx, Color::White, pawn.passed[1])
+            })
+        };
+        let blocked = term("4k3/4b3/4P3/8/8/8/8/4K3 w - - 0 1");
+        let unblocked = term("4k3/b7/4P3/8/8/8/8/4K3 w - - 0 1");
+        assert!(blocked.eg < unblocked.eg);
+    }
+
+    #[test]
+    fn entry_is_white_minus_black() {
+        let w = Bitboard::from_square(E4);
+        let b = Bitboard::from_square(E5);
+        let e = PawnEntry::compute([b, w]);
+        assert_eq!(e.score, S::ZERO);
+        let e = PawnEntry::compute([Bitboard::EMPTY, w]);
+        assert!(e.score.eg > 0);
+        assert_eq!(e.passed[1], w);
+        assert!(e.attack_span[1].contains(D8) && !e.attack_span[1].contains(D4));
+    }
+}

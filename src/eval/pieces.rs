@@ -78,3 +78,73 @@ pub fn pieces(ctx: &mut EvalContext, c: Color, pawn: &PawnEntry) -> S {
     }
     score
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::tests::{eval, with_analysis};
+
+    fn white_pieces(fen: &str) -> S {
+        with_analysis(fen, |_, _, p| p[1])
+    }
+
+    #[test]
+    fn mobility_tables_never_decrease() {
+        for t in [
+            &MOBILITY_KNIGHT[..],
+            &MOBILITY_BISHOP[..],
+            &MOBILITY_ROOK[..],
+            &MOBILITY_QUEEN[..],
+        ] {
+            for w in t.windows(2) {
+                assert!(w[1].mg >= w[0].mg && w[1].eg >= w[0].eg, "{w:?}");
+            }
+        }
+        // A bishop hemmed in by its own pawns is worth less than a free one.
+        assert!(
+            white_pieces("4k3/8/8/8/8/1P1P4/2B5/4K3 w - - 0 1").mg
+                < white_pieces("4k3/8/8/8/8/8/1PBP4/4K3 w - - 0 1").mg
+        );
+    }
+
+    #[test]
+    fn bishop_pair_bonus() {
+        // The two bishops do not see each other: the pair is the difference.
+        let both = white_pieces("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1");
+        let dark = white_pieces("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1");
+        let light = white_pieces("4k3/8/8/8/8/8/8/4KB2 w - - 0 1");
+        assert_eq!(both, dark + light + BISHOP_PAIR);
+    }
+
+    #[test]
+    fn rook_on_open_and_semi_open_files() {
+        let open = white_pieces("4k3/8/8/8/8/8/8/3RK3 w - - 0 1");
+        let semi_open = white_pieces("4k3/3p4/8/8/8/8/8/3RK3 w - - 0 1");
+        let closed = white_pieces("4k3/3p4/8/8/8/8/3P4/3RK3 w - - 0 1");
+        assert!(open.mg > semi_open.mg && semi_open.mg > closed.mg);
+        assert!(
+            eval("4k3/ppp2ppp/8/8/8/8/PPP2PPP/3R2K1 w - - 0 1")
+                > eval("4k3/ppp2ppp/8/8/8/8/PPP2PPP/1R4K1 w - - 0 1")
+        );
+    }
+
+    #[test]
+    fn rook_on_seventh() {
+        // Same mobility on a7 and a6; the 7th rank counts with the king on the 8th.
+        let seventh = white_pieces("4k3/R7/8/8/8/8/8/4K3 w - - 0 1");
+        let sixth = white_pieces("4k3/8/R7/8/8/8/8/4K3 w - - 0 1");
+        assert_eq!(seventh, sixth + ROOK_SEVENTH);
+    }
+
+    #[test]
+    fn knight_outpost() {
+        // The a7 pawn can never chase the d5 knight; a c7 pawn could. Both
+        // take the b6 square away, so only the outpost differs.
+        let outpost = white_pieces("4k3/p7/8/3N4/4P3/8/8/4K3 w - - 0 1");
+        let chased = white_pieces("4k3/2p5/8/3N4/4P3/8/8/4K3 w - - 0 1");
+        assert_eq!(outpost, chased + KNIGHT_OUTPOST);
+        // Unprotected: no outpost.
+        let alone = white_pieces("4k3/p7/8/3N4/8/8/8/4K3 w - - 0 1");
+        assert_eq!(alone, chased);
+    }
+}

@@ -71,3 +71,65 @@ pub fn scale(b: &Board, eg: i32, passed: &[Bitboard; 2]) -> Scale {
     }
     Scale::Endgame((SCALE_PAWNS_BASE + SCALE_PER_PAWN * our_pawns).min(SCALE_NORMAL))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::tests::{eval, mirror_fen};
+
+    fn scale_of(fen: &str) -> Scale {
+        let board: Board = fen.split(' ').next().unwrap().parse().unwrap();
+        let passed = [Bitboard::EMPTY, board.pawns() & board.white()];
+        scale(&board, 100, &passed)
+    }
+
+    #[test]
+    fn opposite_bishops_endgame_scaled_towards_zero() {
+        // Two pawns up with bishops of opposite colours vs the same colour.
+        let ocb = "4k3/8/3b4/8/3P4/2P5/8/3BK3 w - - 0 1";
+        let same = "4k3/3b4/8/8/3P4/2P5/8/3BK3 w - - 0 1";
+        assert_eq!(
+            scale_of(ocb),
+            Scale::Endgame(SCALE_OCB_ONLY + 2 * SCALE_OCB_PER_PASSER)
+        );
+        assert!(
+            eval(ocb) * 4 < eval(same) * 3,
+            "{} {}",
+            eval(ocb),
+            eval(same)
+        );
+        // With rooks on as well, less so.
+        let with_rooks = "r3k3/8/3b4/8/3P4/2P5/8/R2BK3 w - - 0 1";
+        assert_eq!(scale_of(with_rooks), Scale::Endgame(SCALE_OCB_WITH_PIECES));
+    }
+
+    #[test]
+    fn minor_piece_endings_are_drawish() {
+        for fen in [
+            "8/8/8/4k3/8/8/4K3/4N3 w - - 0 1",
+            "8/8/8/4k3/8/8/4K3/4B3 b - - 0 1",
+            "8/8/8/4k3/8/3b4/4K3/3R4 w - - 0 1",
+            "8/8/8/4k3/8/3n4/4K3/3R4 b - - 0 1",
+        ] {
+            for f in [fen.to_string(), mirror_fen(fen)] {
+                assert!(eval(&f).abs() <= 30, "{f}: {}", eval(&f));
+            }
+        }
+        assert!(eval("8/8/8/4k3/8/8/4K3/3NN3 w - - 0 1") <= 50);
+        assert_eq!(
+            scale_of("8/8/8/4k3/8/8/4K3/4N3 w - - 0 1"),
+            Scale::Whole(SCALE_NO_WIN)
+        );
+    }
+
+    #[test]
+    fn winning_material_is_not_scaled_away() {
+        assert!(eval("8/8/8/4k3/8/8/4K3/3NB3 w - - 0 1") > 250);
+        assert!(eval("8/8/8/4k3/8/8/4K3/4R3 w - - 0 1") > 250);
+        assert!(eval("8/8/8/4k3/8/8/3QK3/3r4 w - - 0 1") > 250);
+        assert_eq!(
+            scale_of("4k3/pppp4/8/8/8/8/PPPPP3/4K3 w - - 0 1"),
+            Scale::Endgame(SCALE_NORMAL)
+        );
+    }
+}

@@ -9,6 +9,21 @@ pub fn eval(fen: &str) -> i32 {
     evaluate(&Board::from_fen(fen).unwrap()).0
 }
 
+/// Runs `f` on the context of `fen` once the piece terms have filled the
+/// attack maps of both sides (what the later terms read), with the pawn
+/// entry and the piece terms of White and Black.
+pub fn with_analysis<T>(
+    fen: &str,
+    f: impl FnOnce(&EvalContext, &pawns::PawnEntry, [S; 2]) -> T,
+) -> T {
+    let board = Board::from_fen(fen).unwrap();
+    let mut ctx = EvalContext::new(board.pos().board());
+    let pawn = pawns::PawnEntry::compute(ctx.pawns);
+    let white = pieces::pieces(&mut ctx, Color::White, &pawn);
+    let black = pieces::pieces(&mut ctx, Color::Black, &pawn);
+    f(&ctx, &pawn, [black, white])
+}
+
 fn swap_case(s: &str) -> String {
     s.chars()
         .map(|ch| {
