@@ -286,7 +286,8 @@ pub const SCALE_OCB_ONLY: i32 = 18;
 pub const SCALE_OCB_PER_PASSER: i32 = 6;
 /// Opposite-coloured bishops with other pieces.
 pub const SCALE_OCB_WITH_PIECES: i32 = 46;
-/// Few pawns for the side ahead: base plus per pawn (capped at normal).
+/// Few pawns for the side ahead, less than a rook ahead in pieces: base
+/// plus per pawn (capped at normal).
 pub const SCALE_PAWNS_BASE: i32 = 36;
 pub const SCALE_PER_PAWN: i32 = 7;
 

@@ -1,6 +1,6 @@
 //! Endgame scaling: how much of the endgame half the side ahead keeps when
 //! its material may not win — too little material without pawns, lone
-//! knights, opposite-coloured bishops, few pawns.
+//! knights, opposite-coloured bishops, few pawns without a decisive edge.
 
 use super::bitboards::ci;
 use super::params::*;
@@ -69,7 +69,12 @@ pub fn scale(b: &Board, eg: i32, passed: &[Bitboard; 2]) -> Scale {
             SCALE_OCB_WITH_PIECES
         });
     }
-    Scale::Endgame((SCALE_PAWNS_BASE + SCALE_PER_PAWN * our_pawns).min(SCALE_NORMAL))
+    // Few pawns give the defender drawing chances, unless the side ahead is
+    // a rook or more up in pieces (pawnless endings were handled above).
+    if our_pawns > 0 && our_npm - their_npm < MATERIAL_MG[role_index(Role::Rook)] {
+        return Scale::Endgame((SCALE_PAWNS_BASE + SCALE_PER_PAWN * our_pawns).min(SCALE_NORMAL));
+    }
+    Scale::Endgame(SCALE_NORMAL)
 }
 
 #[cfg(test)]
