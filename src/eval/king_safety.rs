@@ -17,19 +17,20 @@ fn nearest(c: Color, bb: Bitboard) -> Option<Square> {
     }
 }
 
-/// Shelter of `c`'s king: shield pawns, pawn storm and open files on its
-/// file and the two beside it (b..g when the king is on an edge file).
-pub fn shelter(ctx: &EvalContext, c: Color) -> S {
+/// Shelter of `c`'s king on `king`: shield pawns, pawn storm and open files
+/// on its file and the two beside it (b..g when the king is on an edge
+/// file). Depends on the pawns (by colour index) and the king square only,
+/// so the pawn cache keeps it.
+pub fn shelter(c: Color, pawns: [Bitboard; 2], king: Square) -> S {
     let (us, them) = (ci(c), ci(!c));
-    let king = ctx.king[us];
     let king_rank = relative_rank(c, king);
     let ahead = FORWARD_RANKS[us][king as usize];
     let middle = (king.file() as u32).clamp(1, 6);
     let mut score = S::ZERO;
     for f in middle - 1..=middle + 1 {
         let file = Bitboard::from_file(File::new(f));
-        let own = ctx.pawns[us] & file;
-        let theirs = ctx.pawns[them] & file;
+        let own = pawns[us] & file;
+        let theirs = pawns[them] & file;
         score += match nearest(c, own & ahead) {
             None => KING_SHIELD_MISSING,
             Some(p) => KING_SHIELD_DISTANCE[relative_rank(c, p) - king_rank],
@@ -87,18 +88,19 @@ pub fn danger(ctx: &EvalContext, c: Color) -> S {
     )
 }
 
-/// Both king-safety terms for `c` (negative: `c`'s king is in danger).
-pub fn king_safety(ctx: &EvalContext, c: Color) -> S {
-    shelter(ctx, c) + danger(ctx, c)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::eval::tests::{eval, with_analysis};
 
     fn white_king(fen: &str) -> S {
-        with_analysis(fen, |ctx, _, _| king_safety(ctx, Color::White))
+        with_analysis(fen, |ctx, pawn, _| {
+            assert_eq!(
+                pawn.shelter[1],
+                shelter(Color::White, ctx.pawns, ctx.king[1])
+            );
+            pawn.shelter[1] + danger(ctx, Color::White)
+        })
     }
 
     #[test]

@@ -86,16 +86,19 @@ static PST: [[[S; 64]; 6]; 2] = {
 /// (0..=MAX_PHASE).
 pub fn material_pst(board: &Board) -> (S, i32) {
     let mut score = S::ZERO;
-    let mut phase = 0;
     for (c, side) in [board.black(), board.white()].into_iter().enumerate() {
         for (r, role) in ROLES.into_iter().enumerate() {
-            let bb = board.by_role(role) & side;
-            phase += PHASE_WEIGHT[r] * bb.count() as i32;
-            for sq in bb {
+            for sq in board.by_role(role) & side {
                 score += PST[c][r][sq as usize];
             }
         }
     }
+    let phase: i32 = ROLES
+        .into_iter()
+        .zip(PHASE_WEIGHT)
+        .filter(|&(_, w)| w != 0)
+        .map(|(role, w)| w * board.by_role(role).count() as i32)
+        .sum();
     (score, phase.min(MAX_PHASE))
 }
 

@@ -34,14 +34,16 @@ pub fn role_index(role: Role) -> usize {
 fn terms(b: &shakmaty::Board) -> (S, i32, [Bitboard; 2]) {
     let (mut score, phase) = material_pst::material_pst(b);
     let mut ctx = EvalContext::new(b);
-    let pawn = pawns::probe(ctx.pawns);
+    let pawn = pawns::probe(ctx.pawns, ctx.king);
     score += pawn.score;
     score += pieces::pieces(&mut ctx, Color::White, &pawn);
     score -= pieces::pieces(&mut ctx, Color::Black, &pawn);
     // From here on the attack maps of both sides are complete.
     for (c, sign) in [(Color::White, 1), (Color::Black, -1)] {
-        let side = pawns::passers(&ctx, c, pawn.passed[bitboards::ci(c)])
-            + king_safety::king_safety(&ctx, c)
+        let i = bitboards::ci(c);
+        let side = pawns::passers(&ctx, c, pawn.passed[i])
+            + pawn.shelter[i]
+            + king_safety::danger(&ctx, c)
             + threats::threats(&ctx, c);
         score += side * sign;
     }

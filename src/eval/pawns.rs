@@ -1,12 +1,13 @@
 //! Pawn structure: doubled, isolated, backward, connected and passed pawns,
-//! memoised per thread in a small table keyed by the pawn bitboards; and the
-//! passed-pawn terms that depend on kings and pieces, computed every time.
+//! memoised per thread with the king shelter in a small table keyed by the
+//! pawns; and the passer terms that depend on kings and pieces.
 
 use super::bitboards::*;
 use super::context::EvalContext;
+use super::king_safety::shelter;
 use super::params::*;
 use super::tapered::S;
-use shakmaty::{Bitboard, Color, attacks};
+use shakmaty::{Bitboard, Color, Square, attacks};
 use std::cell::RefCell;
 
 /// One side's pawns sorted by feature (a pawn may have several).
@@ -85,6 +86,10 @@ pub struct PawnEntry {
     pub passed: [Bitboard; 2],
     /// Squares a side's pawns attack now or could after advancing.
     pub attack_span: [Bitboard; 2],
+    /// King shelter (`king_safety::shelter`) by colour index, for the king
+    /// squares in `shelter_king`.
+    pub shelter: [S; 2],
+    shelter_king: [Option<Square>; 2],
 }
 
 impl PawnEntry {
@@ -94,14 +99,18 @@ impl PawnEntry {
         score: S::ZERO,
         passed: [Bitboard::EMPTY; 2],
         attack_span: [Bitboard::EMPTY; 2],
+        shelter: [S::ZERO; 2],
+        shelter_king: [None; 2],
     };
 
-    /// Computes the entry for `pawns` (by colour index) from scratch.
-    pub fn compute(pawns: [Bitboard; 2]) -> PawnEntry {
+    /// Computes the entry for `pawns` and the kings on `kings` (both by
+    /// colour index) from scratch.
+    pub fn compute(pawns: [Bitboard; 2], kings: [Square; 2]) -> PawnEntry {
         let mut entry = PawnEntry {
             pawns,
             ..PawnEntry::EMPTY
         };
+        entry.update_shelter(kings);
         for c in Color::ALL {
             let (us, them) = (ci(c), ci(!c));
             let f = classify(c, pawns[us], pawns[them]);
@@ -112,10 +121,22 @@ impl PawnEntry {
         }
         entry
     }
+
+    /// Recomputes the shelter of the kings that are not where it was
+    /// computed for.
+    fn update_shelter(&mut self, kings: [Square; 2]) {
+        for c in Color::ALL {
+            let i = ci(c);
+            if self.shelter_king[i] != Some(kings[i]) {
+                self.shelter[i] = shelter(c, self.pawns, kings[i]);
+                self.shelter_king[i] = Some(kings[i]);
+            }
+        }
+    }
 }
 
-/// Entries per thread (a power of two); each is 56 bytes.
-const PAWN_CACHE_BITS: u32 = 13;
+/// Entries per thread (a power of two); each is 80 bytes.
+const PAWN_CACHE_BITS: u32 = 12;
 
 /// A direct-mapped table of pawn entries. The key is the pawns themselves,
 /// so a hit is always exact and the evaluation never depends on the cache.
@@ -130,11 +151,13 @@ impl PawnCache {
         }
     }
 
-    fn get(&mut self, pawns: [Bitboard; 2]) -> PawnEntry {
+    fn get(&mut self, pawns: [Bitboard; 2], kings: [Square; 2]) -> PawnEntry {
         let hash = (pawns[0].0 ^ pawns[1].0.rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let slot = &mut self.entries[(hash >> (64 - PAWN_CACHE_BITS)) as usize];
         if slot.pawns != pawns {
-            *slot = PawnEntry::compute(pawns);
+            *slot = PawnEntry::compute(pawns, kings);
+        } else {
+            slot.update_shelter(kings);
         }
         *slot
     }
@@ -145,9 +168,10 @@ thread_local! {
     static PAWN_CACHE: RefCell<PawnCache> = RefCell::new(PawnCache::new());
 }
 
-/// The pawn entry for `pawns` (by colour index), from this thread's cache.
-pub fn probe(pawns: [Bitboard; 2]) -> PawnEntry {
-    PAWN_CACHE.with_borrow_mut(|cache| cache.get(pawns))
+/// The pawn entry for `pawns` and `kings` (by colour index), from this
+/// thread's cache.
+pub fn probe(pawns: [Bitboard; 2], kings: [Square; 2]) -> PawnEntry {
+    PAWN_CACHE.with_borrow_mut(|cache| cache.get(pawns, kings))
 }
 
 /// Passed-pawn terms that depend on kings and pieces, for colour `c`:
@@ -262,9 +286,10 @@ mod tests {
     fn entry_is_white_minus_black() {
         let w = Bitboard::from_square(E4);
         let b = Bitboard::from_square(E5);
-        let e = PawnEntry::compute([b, w]);
+        let kings = [E8, E1];
+        let e = PawnEntry::compute([b, w], kings);
         assert_eq!(e.score, S::ZERO);
-        let e = PawnEntry::compute([Bitboard::EMPTY, w]);
+        let e = PawnEntry::compute([Bitboard::EMPTY, w], kings);
         assert!(e.score.eg > 0);
         assert_eq!(e.passed[1], w);
         assert!(e.attack_span[1].contains(D8) && !e.attack_span[1].contains(D4));

@@ -34,6 +34,13 @@ pub fn pieces(ctx: &mut EvalContext, c: Color, pawn: &PawnEntry) -> S {
     }
 
     let bishops = b.bishops() & own;
+    // Own pawns on dark and on light squares.
+    let pawn_colours = if bishops.is_empty() {
+        [0, 0]
+    } else {
+        [Bitboard::DARK_SQUARES, Bitboard::LIGHT_SQUARES]
+            .map(|sq| (ctx.pawns[us] & sq).count() as i32)
+    };
     for sq in bishops {
         let att = attacks::bishop_attacks(sq, occupied);
         ctx.record_attacks(c, Role::Bishop, att);
@@ -41,12 +48,7 @@ pub fn pieces(ctx: &mut EvalContext, c: Color, pawn: &PawnEntry) -> S {
         if outposts.contains(sq) {
             score += BISHOP_OUTPOST;
         }
-        let colour = if sq.is_dark() {
-            Bitboard::DARK_SQUARES
-        } else {
-            Bitboard::LIGHT_SQUARES
-        };
-        score += BISHOP_PAWNS_SAME_COLOUR * (ctx.pawns[us] & colour).count() as i32;
+        score += BISHOP_PAWNS_SAME_COLOUR * pawn_colours[usize::from(!sq.is_dark())];
     }
     if bishops.intersects(Bitboard::DARK_SQUARES) && bishops.intersects(Bitboard::LIGHT_SQUARES) {
         score += BISHOP_PAIR;

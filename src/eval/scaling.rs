@@ -34,13 +34,14 @@ pub fn scale(b: &Board, eg: i32, passed: &[Bitboard; 2]) -> Scale {
     let strong = if eg > 0 { Color::White } else { Color::Black };
     let side = [b.black(), b.white()];
     let (ours, theirs) = (side[ci(strong)], side[ci(!strong)]);
-    let (our_npm, their_npm) = (non_pawn_material(b, ours), non_pawn_material(b, theirs));
     let our_pawns = (b.pawns() & ours).count() as i32;
     let bishop = MATERIAL_MG[role_index(Role::Bishop)];
+    let rook = MATERIAL_MG[role_index(Role::Rook)];
 
     if our_pawns == 0 {
+        let (our_npm, their_npm) = (non_pawn_material(b, ours), non_pawn_material(b, theirs));
         if our_npm - their_npm <= bishop {
-            return Scale::Whole(if our_npm < MATERIAL_MG[role_index(Role::Rook)] {
+            return Scale::Whole(if our_npm < rook {
                 SCALE_NO_WIN
             } else if their_npm <= bishop {
                 SCALE_ALMOST_DRAW
@@ -55,24 +56,32 @@ pub fn scale(b: &Board, eg: i32, passed: &[Bitboard; 2]) -> Scale {
     }
 
     let (our_bishops, their_bishops) = (b.bishops() & ours, b.bishops() & theirs);
-    let opposite_bishops = our_bishops.count() == 1
-        && their_bishops.count() == 1
-        && (our_bishops | their_bishops)
-            .intersect(Bitboard::DARK_SQUARES)
-            .count()
-            == 1;
-    if opposite_bishops {
-        return Scale::Endgame(if our_npm == bishop && their_npm == bishop {
+    let one_each = our_bishops.any()
+        && their_bishops.any()
+        && !our_bishops.more_than_one()
+        && !their_bishops.more_than_one();
+    if one_each
+        && (our_bishops | their_bishops).intersects(Bitboard::DARK_SQUARES)
+        && (our_bishops | their_bishops).intersects(Bitboard::LIGHT_SQUARES)
+    {
+        let pieces = !b.pawns() & !b.kings();
+        let only_bishops = ours & pieces == our_bishops && theirs & pieces == their_bishops;
+        return Scale::Endgame(if only_bishops {
             (SCALE_OCB_ONLY + SCALE_OCB_PER_PASSER * passed[ci(strong)].count() as i32)
                 .min(SCALE_NORMAL)
         } else {
             SCALE_OCB_WITH_PIECES
         });
     }
+
     // Few pawns give the defender drawing chances, unless the side ahead is
     // a rook or more up in pieces (pawnless endings were handled above).
-    if our_pawns > 0 && our_npm - their_npm < MATERIAL_MG[role_index(Role::Rook)] {
-        return Scale::Endgame((SCALE_PAWNS_BASE + SCALE_PER_PAWN * our_pawns).min(SCALE_NORMAL));
+    let few_pawns = SCALE_PAWNS_BASE + SCALE_PER_PAWN * our_pawns;
+    if our_pawns > 0
+        && few_pawns < SCALE_NORMAL
+        && non_pawn_material(b, ours) - non_pawn_material(b, theirs) < rook
+    {
+        return Scale::Endgame(few_pawns);
     }
     Scale::Endgame(SCALE_NORMAL)
 }

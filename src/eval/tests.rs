@@ -18,7 +18,7 @@ pub fn with_analysis<T>(
 ) -> T {
     let board = Board::from_fen(fen).unwrap();
     let mut ctx = EvalContext::new(board.pos().board());
-    let pawn = pawns::PawnEntry::compute(ctx.pawns);
+    let pawn = pawns::PawnEntry::compute(ctx.pawns, ctx.king);
     let white = pieces::pieces(&mut ctx, Color::White, &pawn);
     let black = pieces::pieces(&mut ctx, Color::Black, &pawn);
     f(&ctx, &pawn, [black, white])
@@ -201,8 +201,16 @@ fn pawn_cache_agrees_with_direct_computation() {
         let board = Board::from_fen(&fen).unwrap();
         let b = board.pos().board();
         let pawns = [b.pawns() & b.black(), b.pawns() & b.white()];
-        // Twice: once filling the slot, once hitting it.
-        assert_eq!(pawns::probe(pawns), pawns::PawnEntry::compute(pawns));
-        assert_eq!(pawns::probe(pawns), pawns::PawnEntry::compute(pawns));
+        let kings = [Color::Black, Color::White].map(|c| b.king_of(c).unwrap());
+        // Twice: once filling the slot, once hitting it; then with the kings
+        // elsewhere (the shelter must follow them).
+        let direct = pawns::PawnEntry::compute(pawns, kings);
+        assert_eq!(pawns::probe(pawns, kings), direct);
+        assert_eq!(pawns::probe(pawns, kings), direct);
+        let moved = [kings[1], kings[0]];
+        assert_eq!(
+            pawns::probe(pawns, moved),
+            pawns::PawnEntry::compute(pawns, moved)
+        );
     }
 }

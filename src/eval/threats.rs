@@ -4,20 +4,18 @@
 
 use super::bitboards::ci;
 use super::context::EvalContext;
-use super::material_pst::ROLES;
 use super::params::*;
 use super::tapered::S;
 use crate::eval::role_index;
 use shakmaty::{Bitboard, Color, Role};
 
-/// Sum of `table[role]` over the pieces in `targets`.
+/// Sum of `table[role]` over the pieces in `targets` (usually none or few).
 fn by_victim(ctx: &EvalContext, targets: Bitboard, table: &[S; 6]) -> S {
     let mut score = S::ZERO;
-    if targets.is_empty() {
-        return score;
-    }
-    for (r, role) in ROLES.into_iter().enumerate() {
-        score += table[r] * (targets & ctx.board.by_role(role)).count() as i32;
+    for sq in targets {
+        if let Some(role) = ctx.board.role_at(sq) {
+            score += table[role_index(role)];
+        }
     }
     score
 }
