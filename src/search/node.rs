@@ -299,7 +299,9 @@ impl Searcher {
         let mut best = -Score::INFINITE;
         let mut best_move: Option<Move> = None;
         let mut quiets_tried: ArrayVec<Move, MAX_QUIETS_TRACKED> = ArrayVec::new();
-        let may_prune_quiets = selective && !root && !pv_node && !in_check;
+        // Near mate scores every move may matter: no move pruning or reductions.
+        let window_is_plain = is_plain(alpha) && is_plain(beta);
+        let may_prune_quiets = selective && !root && !pv_node && !in_check && window_is_plain;
 
         for (index, m) in picker.enumerate() {
             let quiet = !is_tactical(m);
@@ -323,6 +325,7 @@ impl Searcher {
                 let mut reduction = 0;
                 if selective
                     && !root
+                    && window_is_plain
                     && depth >= LMR_MIN_DEPTH
                     && index >= LMR_FIRST_MOVE
                     && quiet
