@@ -358,8 +358,32 @@ impl Engine {
             self.out.info_string("bench ignored while searching");
             return;
         }
-        let _ = depth;
-        self.out.info_string("bench is not available in this build");
+        // The same run as `stockman bench`, with the session's algorithm and
+        // mode; on the protocol channel its lines go out as `info string`.
+        let depth = match depth {
+            None => crate::bench::DEFAULT_DEPTH,
+            Some(d) if (1..=MAX_DEPTH as i64).contains(&d) => d as Depth,
+            Some(d) => {
+                self.out
+                    .info_string(&format!("bench: depth {d} is outside 1..{MAX_DEPTH}"));
+                return;
+            }
+        };
+        let mode = if self.options.pure {
+            SearchMode::Pure
+        } else {
+            SearchMode::Normal
+        };
+        let mut buffer = Vec::new();
+        match crate::bench::run_bench(depth, self.options.algorithm, mode, &mut buffer) {
+            Ok(_) => {
+                for line in String::from_utf8_lossy(&buffer).lines() {
+                    self.out
+                        .info_string(&line.split_whitespace().collect::<Vec<_>>().join(" "));
+                }
+            }
+            Err(e) => self.out.info_string(&format!("bench failed: {e}")),
+        }
     }
 }
 

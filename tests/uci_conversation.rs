@@ -1333,6 +1333,31 @@ fn several_threads_search_and_stop_cleanly() {
 }
 
 #[test]
+fn uci_bench_prints_the_node_signature_last() {
+    let mut e = engine();
+    e.send("bench 2");
+    let mut all = Vec::new();
+    loop {
+        let line = e
+            .next_line(TIMEOUT)
+            .unwrap_or_else(|| e.fail("bench never printed its node signature"));
+        assert!(line.starts_with("info string "), "{line}");
+        let done = line.ends_with(" nps") && line.contains(" nodes ");
+        all.push(line);
+        if done {
+            break;
+        }
+    }
+    assert_eq!(all.len(), 51, "50 positions and the signature: {all:?}");
+    e.send("bench 0");
+    let lines = e.sync();
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string bench")),
+        "{lines:?}"
+    );
+}
+
+#[test]
 fn hash_larger_than_memory_is_refused_not_fatal() {
     // 64 GB is the declared maximum, more than this machine has: the engine
     // must say so and keep a usable table instead of being killed.
