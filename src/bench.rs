@@ -5,13 +5,9 @@
 use crate::positions::bench_positions;
 use crate::score::Depth;
 use crate::search::driver::MAX_DEPTH;
-use crate::search::{
-    Algorithm, Limits, SearchControl, SearchMode, SearchParams, SearchTables, Searcher, search,
-};
-use crate::tt::TranspositionTable;
+use crate::search::{Algorithm, Limits, SearchMode, SearchParams, Searcher, search};
 use clap::Args;
 use std::io::{self, Write};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Depth of a plain `stockman bench`: a few seconds for a release build with
@@ -96,15 +92,9 @@ pub fn run_bench(
     let positions = bench_positions();
     let mut totals = BenchTotals::default();
     for (index, position) in positions.iter().enumerate() {
-        let tt = TranspositionTable::new(BENCH_TT_MB).map_err(io::Error::other)?;
         let board = position.board();
-        let mut searcher = Searcher::new(
-            board.clone(),
-            Arc::new(tt),
-            Box::<SearchTables>::default(),
-            Arc::new(SearchControl::default()),
-            mode,
-        );
+        let mut searcher =
+            Searcher::standalone(board.clone(), BENCH_TT_MB, mode).map_err(io::Error::other)?;
         let started = Instant::now();
         let result = search(&mut searcher, &params, &limits, &mut |_| {});
         totals.elapsed += started.elapsed();

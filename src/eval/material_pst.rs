@@ -6,16 +6,6 @@ use super::params::*;
 use super::tapered::{S, s};
 use shakmaty::{Board, Role};
 
-/// The roles in index order (`role_index`).
-pub const ROLES: [Role; 6] = [
-    Role::Pawn,
-    Role::Knight,
-    Role::Bishop,
-    Role::Rook,
-    Role::Queen,
-    Role::King,
-];
-
 /// Distance of a file or rank index (0..7) from the centre line, in
 /// half-squares: 1 for the two central lines, up to 7 for the edge.
 const fn centre_distance(i: i32) -> i32 {
@@ -87,13 +77,13 @@ static PST: [[[S; 64]; 6]; 2] = {
 pub fn material_pst(board: &Board) -> (S, i32) {
     let mut score = S::ZERO;
     for (c, side) in [board.black(), board.white()].into_iter().enumerate() {
-        for (r, role) in ROLES.into_iter().enumerate() {
+        for (r, role) in Role::ALL.into_iter().enumerate() {
             for sq in board.by_role(role) & side {
                 score += PST[c][r][sq as usize];
             }
         }
     }
-    let phase: i32 = ROLES
+    let phase: i32 = Role::ALL
         .into_iter()
         .zip(PHASE_WEIGHT)
         .filter(|&(_, w)| w != 0)
@@ -113,7 +103,7 @@ mod tests {
 
     #[test]
     fn tables_are_mirrored_for_black() {
-        for r in ROLES {
+        for r in Role::ALL {
             for sq in Square::ALL {
                 assert_eq!(
                     value(Color::White, r, sq),

@@ -4,13 +4,8 @@
 
 use crate::positions::EpdPosition;
 use crate::score::{Depth, Score};
-use crate::search::{
-    Algorithm, Limits, SearchControl, SearchMode, SearchParams, SearchStats, SearchTables,
-    Searcher, search,
-};
-use crate::tt::TranspositionTable;
+use crate::search::{Algorithm, Limits, SearchMode, SearchParams, SearchStats, Searcher, search};
 use std::fmt::Write as _;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// One iterative-deepening search of one position to one depth.
@@ -37,15 +32,8 @@ pub fn measure(
     mode: SearchMode,
     hash_mb: usize,
 ) -> Result<Measurement, String> {
-    let tt = TranspositionTable::new(hash_mb)?;
     let board = position.board();
-    let mut searcher = Searcher::new(
-        board.clone(),
-        Arc::new(tt),
-        Box::<SearchTables>::default(),
-        Arc::new(SearchControl::default()),
-        mode,
-    );
+    let mut searcher = Searcher::standalone(board.clone(), hash_mb, mode)?;
     let params = SearchParams {
         algorithm,
         mode,

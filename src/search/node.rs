@@ -107,6 +107,19 @@ impl Searcher {
         }
     }
 
+    /// A searcher with its own table of `hash_mb` and fresh ordering tables,
+    /// nothing shared: what fixed-depth measurements (bench, compare) want.
+    pub fn standalone(board: Board, hash_mb: usize, mode: SearchMode) -> Result<Searcher, String> {
+        let tt = TranspositionTable::new(hash_mb)?;
+        Ok(Searcher::new(
+            board,
+            Arc::new(tt),
+            Box::default(),
+            Arc::new(SearchControl::default()),
+            mode,
+        ))
+    }
+
     pub fn set_limits(&mut self, budget: TimeBudget, node_limit: Option<u64>) {
         self.budget = budget;
         self.node_limit = node_limit;

@@ -50,17 +50,10 @@ pub fn see_at_least(pos: &shakmaty::Chess, m: Move, threshold: i32) -> bool {
         // The least valuable attacker of `side` recaptures. A king "captured"
         // in return is worth so much that the side capturing with its king
         // into a defended square always comes out losing, as it must.
-        let (role, sq) = [
-            Role::Pawn,
-            Role::Knight,
-            Role::Bishop,
-            Role::Rook,
-            Role::Queen,
-            Role::King,
-        ]
-        .into_iter()
-        .find_map(|r| (ours & board.by_role(r)).first().map(|s| (r, s)))
-        .expect("an attacker exists");
+        let (role, sq) = Role::ALL
+            .into_iter()
+            .find_map(|r| (ours & board.by_role(r)).first().map(|s| (r, s)))
+            .expect("an attacker exists");
         occupied ^= Bitboard::from_square(sq);
         attackers = attackers_to(board, to, occupied) & occupied;
         side = !side;
