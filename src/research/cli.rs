@@ -275,7 +275,7 @@ fn trace(report: &TreeReport) -> String {
 }
 
 /// Writes to stdout; a closed pipe or full disk is an error, not a panic.
-fn emit(text: &str) -> Result<(), String> {
+pub(crate) fn emit(text: &str) -> Result<(), String> {
     let mut stdout = std::io::stdout().lock();
     stdout
         .write_all(text.as_bytes())

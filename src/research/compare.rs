@@ -3,6 +3,7 @@
 //! depth relative to AlphaBeta, the Pure-mode value check, CSV and SVG output.
 
 use super::chart::{Series, nodes_chart};
+use super::cli::emit;
 use super::compare_report::{
     CSV_HEADER, Measurement, Totals, csv_row, depth_table, describe, disagreements, measure,
     positions_agreeing,
@@ -12,7 +13,6 @@ use crate::positions::{EpdPosition, parse_epd_positions};
 use crate::score::Depth;
 use crate::search::{Algorithm, SearchMode};
 use clap::Args;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Deepest depth `compare` accepts.
@@ -234,15 +234,6 @@ fn write_file(path: &Path, text: &str, what: &str) -> Result<(), String> {
     std::fs::write(path, text)
         .map_err(|e| format!("cannot write {what} file '{}': {e}", path.display()))?;
     emit(&format!("wrote {what} to {}\n", path.display()))
-}
-
-/// Writes to stdout; a closed pipe is an error, not a panic.
-fn emit(text: &str) -> Result<(), String> {
-    let mut stdout = std::io::stdout().lock();
-    stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-        .map_err(|e| format!("cannot write to standard output: {e}"))
 }
 
 #[cfg(test)]
