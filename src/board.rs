@@ -109,12 +109,6 @@ impl Board {
         self.castling_mode
     }
 
-    /// Number of plies played since the search root.
-    #[inline]
-    pub fn ply_from_root(&self) -> usize {
-        self.stack.len() - 1 - self.root
-    }
-
     /// Number of plies of game history (including the search path) on the stack.
     pub fn history_len(&self) -> usize {
         self.stack.len() - 1

@@ -3,7 +3,7 @@
 //! torn write from another thread is seen as a miss, never as a wrong hit.
 
 use crate::score::{Depth, Ply, Score};
-use shakmaty::{Move, MoveList, Role};
+use shakmaty::{Move, MoveList};
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 /// What a stored score says about the true value.
@@ -53,10 +53,6 @@ impl PackedMove {
             return None;
         }
         moves.iter().copied().find(|&m| PackedMove::pack(m) == self)
-    }
-
-    pub fn promotion(self) -> Option<Role> {
-        Role::try_from((self.0 >> 12) as u32 & 7).ok()
     }
 }
 

@@ -19,7 +19,7 @@ use crate::board::Board;
 use crate::score::Score;
 use context::EvalContext;
 use scaling::Scale;
-use shakmaty::{Bitboard, Color, Position, Role, Square};
+use shakmaty::{Bitboard, Color, Position, Role};
 use tapered::{S, taper};
 
 pub use params::{MATERIAL_EG, MATERIAL_MG, MAX_PHASE, SEE_VALUE};
@@ -71,13 +71,4 @@ pub fn evaluate(board: &Board) -> Score {
     };
     let v = relative + taper(params::TEMPO, phase);
     Score(v.clamp(-params::EVAL_LIMIT, params::EVAL_LIMIT))
-}
-
-/// The value of the piece on `sq` for ordering purposes (0 if empty).
-pub fn piece_value_at(board: &Board, sq: Square) -> i32 {
-    board
-        .pos()
-        .board()
-        .role_at(sq)
-        .map_or(0, |r| SEE_VALUE[role_index(r)])
 }

@@ -43,14 +43,4 @@ impl Limits {
             ..Limits::default()
         }
     }
-
-    /// Does anything but `stop` end this search?
-    pub fn is_bounded(&self) -> bool {
-        !self.infinite
-            && (self.depth.is_some()
-                || self.nodes.is_some()
-                || self.mate.is_some()
-                || self.movetime.is_some()
-                || self.clock.is_set())
-    }
 }

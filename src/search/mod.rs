@@ -57,11 +57,6 @@ impl Algorithm {
             Algorithm::DUAL => "DUAL",
         }
     }
-
-    /// Is this one of the null-window (MT) drivers?
-    pub fn is_mtd_family(self) -> bool {
-        matches!(self, Algorithm::MTDf | Algorithm::SSS | Algorithm::DUAL)
-    }
 }
 
 impl fmt::Display for Algorithm {

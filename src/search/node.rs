@@ -141,10 +141,6 @@ impl Searcher {
         self.root_restricted = self.root_moves.len() < all.len();
     }
 
-    pub fn root_moves(&self) -> &[Move] {
-        &self.root_moves
-    }
-
     pub fn into_tables(self) -> Box<SearchTables> {
         self.tables
     }
