@@ -294,16 +294,11 @@ impl Searcher {
 
         let turn = self.board.turn();
         let killers = self.tables.killers.get(ply);
-        let picker = MovePicker::new(
-            &moves,
-            &OrderingContext {
-                pos: self.board.pos(),
-                tt_move,
-                killers,
-                history: &self.tables.history,
-                captures: CaptureOrder::BySee,
-            },
-        );
+        // The TT move is tried before the other moves are even scored: when
+        // it cuts off, no SEE or history lookup is spent on the rest.
+        let tt_first = tt_move.find_in(&moves);
+        let mut picker: Option<MovePicker> = None;
+        let mut index = 0;
         let alpha_orig = alpha;
         let mut best = -Score::INFINITE;
         let mut best_move: Option<Move> = None;
@@ -312,7 +307,35 @@ impl Searcher {
         let window_is_plain = is_plain(alpha) && is_plain(beta);
         let may_prune_quiets = selective && !root && !pv_node && !in_check && window_is_plain;
 
-        for (index, m) in picker.enumerate() {
+        loop {
+            let m = match (index, tt_first) {
+                (0, Some(first)) => first,
+                _ => {
+                    let picker = picker.get_or_insert_with(|| {
+                        let mut p = MovePicker::new(
+                            &moves,
+                            &OrderingContext {
+                                pos: self.board.pos(),
+                                tt_move,
+                                killers,
+                                history: &self.tables.history,
+                                captures: CaptureOrder::BySee,
+                            },
+                        );
+                        if tt_first.is_some() {
+                            // The picker hands out the TT move first: already searched.
+                            p.next();
+                        }
+                        p
+                    });
+                    match picker.next() {
+                        Some(m) => m,
+                        None => break,
+                    }
+                }
+            };
+            let move_index = index;
+            index += 1;
             let quiet = !is_tactical(m);
             self.board.play(m);
             let gives_check = self.board.in_check();
@@ -326,8 +349,8 @@ impl Searcher {
                     continue;
                 }
             }
-            let full_window_child = index == 0 || self.scheme == NodeScheme::AlphaBeta;
-            let score = if index == 0 {
+            let full_window_child = move_index == 0 || self.scheme == NodeScheme::AlphaBeta;
+            let score = if move_index == 0 {
                 -self.negamax(-beta, -alpha, depth - 1, ply + 1)
             } else {
                 // Late moves first get a reduced search; a fail high is verified.
@@ -336,12 +359,12 @@ impl Searcher {
                     && !root
                     && window_is_plain
                     && depth >= LMR_MIN_DEPTH
-                    && index >= LMR_FIRST_MOVE
+                    && move_index >= LMR_FIRST_MOVE
                     && quiet
                     && !in_check
                     && !gives_check
                 {
-                    reduction = lmr_reduction(depth, index) - Depth::from(pv_node);
+                    reduction = lmr_reduction(depth, move_index) - Depth::from(pv_node);
                     if killers.contains(&Some(m)) {
                         reduction -= 1;
                     }
