@@ -143,9 +143,9 @@ impl Board {
     #[inline]
     pub fn play(&mut self, m: Move) {
         let top = self.top();
-        let key = next_key(&top.pos, top.key, m);
         let mut pos = top.pos.clone();
         pos.play_unchecked(m);
+        let key = next_key(&top.pos, &pos, top.key, m);
         self.stack.push(State {
             pos,
             key,
@@ -327,10 +327,11 @@ pub fn full_key(pos: &Chess) -> u64 {
     z.0
 }
 
-/// The key after playing the legal move `m` from `pos` (whose key is `key`),
-/// updated incrementally: the moved, captured and promoted pieces, castling
-/// rights, the en passant file and the side to move.
-pub fn next_key(pos: &Chess, key: u64, m: Move) -> u64 {
+/// The key of `after`, the position reached by playing the legal move `m`
+/// from `pos` (whose key is `key`), updated incrementally: the moved,
+/// captured and promoted pieces, castling rights, the en passant file and the
+/// side to move. Callers have played the move already; `after` is only read.
+pub fn next_key(pos: &Chess, after: &Chess, key: u64, m: Move) -> u64 {
     let turn = pos.turn();
     let mut k = Zobrist64(key);
     k ^= Zobrist64::zobrist_for_white_turn();
@@ -376,8 +377,6 @@ pub fn next_key(pos: &Chess, key: u64, m: Move) -> u64 {
         && m.from()
             .is_some_and(|f| shakmaty::Square::distance(f, m.to()) == 2);
     if touched || old_ep.is_some() || double_push {
-        let mut after = pos.clone();
-        after.play_unchecked(m);
         if touched {
             for color in Color::ALL {
                 for side in CastlingSide::ALL {

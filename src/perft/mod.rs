@@ -81,9 +81,9 @@ fn count_hashed(pos: &Chess, key: u64, depth: u32, table: &PerftTable) -> u64 {
         }
     } else {
         for &m in &moves {
-            let child_key = next_key(pos, key, m);
             let mut child = pos.clone();
             child.play_unchecked(m);
+            let child_key = next_key(pos, &child, key, m);
             total += count_hashed(&child, child_key, depth - 1, table);
         }
     }
@@ -114,7 +114,7 @@ pub fn divide_with(pos: &Chess, depth: u32, table: Option<&PerftTable>) -> Vec<(
             child.play_unchecked(m);
             let n = match (table, key) {
                 (Some(t), Some(k)) if depth >= 3 => {
-                    count_hashed(&child, next_key(pos, k, m), depth - 1, t)
+                    count_hashed(&child, next_key(pos, &child, k, m), depth - 1, t)
                 }
                 _ => perft(&child, depth - 1),
             };
