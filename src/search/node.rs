@@ -6,13 +6,14 @@
 use super::control::SearchControl;
 use super::ordering::{CaptureOrder, History, Killers, MovePicker, OrderingContext, is_tactical};
 use super::pv::PvTable;
+use super::see::see_at_least;
 use super::selectivity::*;
 use super::{SearchMode, SearchStats};
 use crate::board::{Board, RepetitionRule};
 use crate::eval::evaluate;
 use crate::score::{Depth, MAX_PLY, Ply, Score};
 use crate::time::TimeBudget;
-use crate::tt::{Bound, PackedMove, TranspositionTable};
+use crate::tt::{Bound, PackedMove, TranspositionTable, TtHit};
 use arrayvec::ArrayVec;
 use shakmaty::{Move, MoveList};
 use std::sync::Arc;
@@ -75,6 +76,9 @@ pub struct Searcher {
     /// is not the position's value and must not be stored in the TT.
     root_restricted: bool,
     pub root_best: Option<RootBest>,
+    /// The static evaluation at each ply of the current line (`-INFINITE`
+    /// in check), for the improving flag.
+    static_evals: [Score; MAX_PLY + 1],
 }
 
 impl Searcher {
@@ -104,6 +108,7 @@ impl Searcher {
             root_moves,
             root_restricted: false,
             root_best: None,
+            static_evals: [-Score::INFINITE; MAX_PLY + 1],
         }
     }
 
@@ -248,13 +253,34 @@ impl Searcher {
 
         // Pruning before any move is searched (Normal mode, quiet nodes only).
         let static_eval = if selective && !in_check {
-            evaluate(&self.board)
+            refine_with_tt(evaluate(&self.board), hit)
         } else {
             -Score::INFINITE
         };
+        self.static_evals[ply] = static_eval;
+        // Is the side to move doing better than two plies ago? Then pruning
+        // can be bolder, and late quiet moves are reduced less.
+        let improving = !in_check
+            && ply >= 2
+            && (self.static_evals[ply - 2] == -Score::INFINITE
+                || static_eval > self.static_evals[ply - 2]);
         if selective && !root && !pv_node && !in_check && is_plain(beta) {
-            if depth <= RFP_MAX_DEPTH && static_eval - RFP_MARGIN_PER_DEPTH * depth >= beta {
+            if depth <= RFP_MAX_DEPTH
+                && static_eval - RFP_MARGIN_PER_DEPTH * (depth - Depth::from(improving)) >= beta
+            {
                 return static_eval;
+            }
+            if depth <= RAZOR_MAX_DEPTH
+                && is_plain(alpha)
+                && static_eval + RAZOR_MARGIN_BASE + RAZOR_MARGIN_PER_DEPTH * depth < alpha
+            {
+                let score = self.quiescence_body(alpha, beta, ply);
+                if self.stopped {
+                    return Score::ZERO;
+                }
+                if score <= alpha {
+                    return score;
+                }
             }
             if depth >= NULL_MIN_DEPTH
                 && static_eval >= beta
@@ -306,6 +332,7 @@ impl Searcher {
         // Near mate scores every move may matter: no move pruning or reductions.
         let window_is_plain = is_plain(alpha) && is_plain(beta);
         let may_prune_quiets = selective && !root && !pv_node && !in_check && window_is_plain;
+        let may_prune_by_see = selective && !root && !in_check && window_is_plain;
 
         loop {
             let m = match (index, tt_first) {
@@ -337,10 +364,29 @@ impl Searcher {
             let move_index = index;
             index += 1;
             let quiet = !is_tactical(m);
+            // Moves that lose material by exchange at low depth, once some
+            // move has been searched (SEE before the move is played).
+            let loses_exchange = may_prune_by_see
+                && best > -Score::MATE_BOUND
+                && depth <= SEE_PRUNE_MAX_DEPTH
+                && !see_at_least(
+                    self.board.pos(),
+                    m,
+                    if quiet {
+                        -SEE_QUIET_MARGIN * depth
+                    } else {
+                        -SEE_CAPTURE_MARGIN * depth
+                    },
+                );
             self.board.play(m);
             let gives_check = self.board.in_check();
+            if loses_exchange && !gives_check {
+                self.board.undo();
+                continue;
+            }
             if may_prune_quiets && quiet && !gives_check && best > -Score::MATE_BOUND {
-                let late = depth <= LMP_MAX_DEPTH && quiets_tried.len() >= late_move_limit(depth);
+                let late = depth <= LMP_MAX_DEPTH
+                    && quiets_tried.len() >= late_move_limit(depth, improving);
                 let futile = depth <= FUTILITY_MAX_DEPTH
                     && is_plain(alpha)
                     && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
@@ -364,7 +410,9 @@ impl Searcher {
                     && !in_check
                     && !gives_check
                 {
-                    reduction = lmr_reduction(depth, move_index) - Depth::from(pv_node);
+                    reduction = lmr_reduction(depth, move_index) - Depth::from(pv_node)
+                        + Depth::from(!improving)
+                        - self.tables.history.get(turn, m) / LMR_HISTORY_DIVISOR;
                     if killers.contains(&Some(m)) {
                         reduction -= 1;
                     }
@@ -492,5 +540,15 @@ impl Searcher {
             }
         }
         best
+    }
+}
+
+/// The static evaluation, replaced by a stored search bound that is known to
+/// lie on the far side of it (a better estimate of the node's value).
+fn refine_with_tt(eval: Score, hit: Option<TtHit>) -> Score {
+    match hit {
+        Some(h) if is_plain(h.lower) && h.lower > eval => h.lower,
+        Some(h) if is_plain(h.upper) && h.upper < eval => h.upper,
+        _ => eval,
     }
 }

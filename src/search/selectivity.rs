@@ -24,11 +24,29 @@ pub const FUTILITY_MAX_DEPTH: Depth = 4;
 pub const FUTILITY_BASE: i32 = 90;
 pub const FUTILITY_PER_DEPTH: i32 = 90;
 
-/// Late-move pruning: at shallow depth, quiets beyond this count are skipped.
+/// Late-move pruning: at shallow depth, quiets beyond this count are
+/// skipped (half as many when the static eval is not improving).
 pub const LMP_MAX_DEPTH: Depth = 4;
-pub fn late_move_limit(depth: Depth) -> usize {
-    (3 + depth * depth) as usize
+pub fn late_move_limit(depth: Depth, improving: bool) -> usize {
+    let full = (3 + depth * depth) as usize;
+    if improving { full } else { full / 2 }
 }
+
+/// Razoring: up to this depth, a static eval this far below alpha drops
+/// straight into quiescence, and a fail low there is trusted.
+pub const RAZOR_MAX_DEPTH: Depth = 2;
+pub const RAZOR_MARGIN_BASE: i32 = 250;
+pub const RAZOR_MARGIN_PER_DEPTH: i32 = 150;
+
+/// SEE pruning: up to this depth, quiet moves losing more than
+/// `SEE_QUIET_MARGIN * depth` and captures losing more than
+/// `SEE_CAPTURE_MARGIN * depth` by exchange are skipped.
+pub const SEE_PRUNE_MAX_DEPTH: Depth = 6;
+pub const SEE_QUIET_MARGIN: i32 = 60;
+pub const SEE_CAPTURE_MARGIN: i32 = 100;
+
+/// One ply less (or more) reduction per this much history score.
+pub const LMR_HISTORY_DIVISOR: i32 = 8192;
 
 /// Late-move reductions start from this depth and move number.
 pub const LMR_MIN_DEPTH: Depth = 3;
