@@ -10,7 +10,7 @@ use super::see::see_at_least;
 use super::selectivity::*;
 use super::{SearchMode, SearchStats};
 use crate::board::{Board, RepetitionRule};
-use crate::eval::evaluate;
+use crate::eval::{SEE_VALUE, evaluate, role_index};
 use crate::score::{Depth, MAX_PLY, Ply, Score};
 use crate::time::TimeBudget;
 use crate::tt::{Bound, PackedMove, TranspositionTable, TtHit};
@@ -482,15 +482,31 @@ impl Searcher {
     }
 
     /// The quiescence search of a node already counted by `enter_node`.
+    /// In Normal mode it reads and writes the TT (at depth 0) and skips
+    /// captures that cannot bring the score back to alpha (delta pruning).
     fn quiescence_body(&mut self, mut alpha: Score, beta: Score, ply: Ply) -> Score {
         self.stats.qnodes += 1;
         if ply >= MAX_PLY - 1 {
             return evaluate(&self.board);
         }
+        let selective = self.mode == SearchMode::Normal;
+        let key = self.board.key();
+        let hit = if selective {
+            self.tt.probe(key, ply)
+        } else {
+            None
+        };
+        if let Some(h) = hit
+            && let Some(score) = h.cut(QSEARCH_DEPTH, alpha, beta, false)
+        {
+            return score;
+        }
+        let alpha_orig = alpha;
         let in_check = self.board.in_check();
         let mut best = -Score::INFINITE;
+        let mut stand_pat = -Score::INFINITE;
         if !in_check {
-            let stand_pat = evaluate(&self.board);
+            stand_pat = refine_with_tt(evaluate(&self.board), hit);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -499,6 +515,7 @@ impl Searcher {
             }
             best = stand_pat;
         }
+        let delta_prune = selective && !in_check && is_plain(alpha);
         let mut moves = self.board.legal_moves();
         if in_check {
             if moves.is_empty() {
@@ -522,7 +539,15 @@ impl Searcher {
         } else {
             MovePicker::tactical(&moves, self.board.pos(), skip_losing)
         };
+        let mut best_move = None;
         for m in picker {
+            if delta_prune
+                && m.promotion().is_none()
+                && stand_pat + m.capture().map_or(0, |r| SEE_VALUE[role_index(r)]) + DELTA_MARGIN
+                    <= alpha
+            {
+                continue;
+            }
             self.board.play(m);
             let score = -self.qsearch(-beta, -alpha, ply + 1);
             self.board.undo();
@@ -533,11 +558,22 @@ impl Searcher {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(m);
                     if score >= beta {
                         break;
                     }
                 }
             }
+        }
+        if selective {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha_orig {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(key, ply, best_move, best, QSEARCH_DEPTH, bound);
         }
         best
     }

@@ -45,6 +45,12 @@ pub const SEE_PRUNE_MAX_DEPTH: Depth = 6;
 pub const SEE_QUIET_MARGIN: i32 = 60;
 pub const SEE_CAPTURE_MARGIN: i32 = 100;
 
+/// Quiescence: the depth its TT entries carry (below every main-search depth).
+pub const QSEARCH_DEPTH: Depth = 0;
+/// Delta pruning in quiescence: a capture whose victim, plus this margin,
+/// cannot lift the stand-pat score to alpha is skipped.
+pub const DELTA_MARGIN: i32 = 200;
+
 /// One ply less (or more) reduction per this much history score.
 pub const LMR_HISTORY_DIVISOR: i32 = 8192;
 
