@@ -3,6 +3,7 @@
 //! search below the horizon. Also the per-thread `Searcher` that carries the
 //! board, the ordering tables, the counters and the stop checks.
 
+use super::continuation::{ContinuationHistory, CounterMoves, LineContext, PieceTo};
 use super::control::SearchControl;
 use super::ordering::{CaptureOrder, History, Killers, MovePicker, OrderingContext, is_tactical};
 use super::pv::PvTable;
@@ -38,12 +39,16 @@ pub enum NodeScheme {
 pub struct SearchTables {
     pub history: History,
     pub killers: Killers,
+    pub continuation: ContinuationHistory,
+    pub counter_moves: CounterMoves,
 }
 
 impl SearchTables {
     pub fn clear(&mut self) {
         self.history.clear();
         self.killers.clear();
+        self.continuation.clear();
+        self.counter_moves.clear();
     }
 }
 
@@ -79,6 +84,8 @@ pub struct Searcher {
     /// The static evaluation at each ply of the current line (`-INFINITE`
     /// in check), for the improving flag.
     static_evals: [Score; MAX_PLY + 1],
+    /// The move played at each ply of the current line (`None` for a null move).
+    line: [Option<PieceTo>; MAX_PLY + 1],
 }
 
 impl Searcher {
@@ -109,6 +116,7 @@ impl Searcher {
             root_restricted: false,
             root_best: None,
             static_evals: [-Score::INFINITE; MAX_PLY + 1],
+            line: [None; MAX_PLY + 1],
         }
     }
 
@@ -288,6 +296,7 @@ impl Searcher {
                 && self.board.has_non_pawn_material(self.board.turn())
                 && self.board.play_null()
             {
+                self.line[ply] = None;
                 let reduction = NULL_BASE_REDUCTION
                     + depth / NULL_DEPTH_DIVISOR
                     + ((static_eval.0 - beta.0) / NULL_EVAL_STEP).min(NULL_EVAL_MAX);
@@ -320,6 +329,11 @@ impl Searcher {
 
         let turn = self.board.turn();
         let killers = self.tables.killers.get(ply);
+        let line_context: LineContext = [
+            ply.checked_sub(1).and_then(|p| self.line[p]),
+            ply.checked_sub(2).and_then(|p| self.line[p]),
+        ];
+        let counter_move = self.tables.counter_moves.get(line_context[0]);
         // The TT move is tried before the other moves are even scored: when
         // it cuts off, no SEE or history lookup is spent on the rest.
         let tt_first = tt_move.find_in(&moves);
@@ -346,6 +360,8 @@ impl Searcher {
                                 tt_move,
                                 killers,
                                 history: &self.tables.history,
+                                continuation: Some((&self.tables.continuation, line_context)),
+                                counter_move,
                                 captures: CaptureOrder::BySee,
                             },
                         );
@@ -379,6 +395,7 @@ impl Searcher {
                     },
                 );
             self.board.play(m);
+            self.line[ply] = Some(PieceTo::new(turn, m));
             let gives_check = self.board.in_check();
             if loses_exchange && !gives_check {
                 self.board.undo();
@@ -412,7 +429,13 @@ impl Searcher {
                 {
                     reduction = lmr_reduction(depth, move_index) - Depth::from(pv_node)
                         + Depth::from(!improving)
-                        - self.tables.history.get(turn, m) / LMR_HISTORY_DIVISOR;
+                        - ((self.tables.history.get(turn, m)
+                            + self
+                                .tables
+                                .continuation
+                                .get(&line_context, PieceTo::new(turn, m)))
+                            / LMR_HISTORY_DIVISOR)
+                            .clamp(-LMR_HISTORY_MAX, LMR_HISTORY_MAX);
                     if killers.contains(&Some(m)) {
                         reduction -= 1;
                     }
@@ -447,6 +470,14 @@ impl Searcher {
                         if quiet {
                             self.tables.killers.record(ply, m);
                             self.tables.history.reward(turn, m, &quiets_tried, depth);
+                            self.tables.continuation.reward(
+                                &line_context,
+                                turn,
+                                m,
+                                &quiets_tried,
+                                depth,
+                            );
+                            self.tables.counter_moves.record(line_context[0], m);
                         }
                         break;
                     }
@@ -533,6 +564,8 @@ impl Searcher {
                     tt_move: PackedMove::NONE,
                     killers: [None, None],
                     history: &self.tables.history,
+                    continuation: None,
+                    counter_move: None,
                     captures: CaptureOrder::MvvLvaOnly,
                 },
             )
@@ -573,7 +606,8 @@ impl Searcher {
             } else {
                 Bound::Upper
             };
-            self.tt.store(key, ply, best_move, best, QSEARCH_DEPTH, bound);
+            self.tt
+                .store(key, ply, best_move, best, QSEARCH_DEPTH, bound);
         }
         best
     }

@@ -2,6 +2,7 @@
 //! captures (MVV-LVA, checked by SEE), killer moves, quiet moves by the
 //! history heuristic (Schaeffer 1989), and losing captures last.
 
+use super::continuation::{ContinuationHistory, LineContext, PieceTo};
 use super::see::see_at_least;
 use crate::eval::{SEE_VALUE, role_index};
 use crate::score::{Depth, MAX_PLY, Ply};
@@ -16,6 +17,7 @@ const HISTORY_MAX: i32 = 16_384;
 const TT_MOVE_KEY: i32 = 3_000_000;
 const GOOD_CAPTURE_KEY: i32 = 2_000_000;
 const KILLER_KEY: i32 = 1_000_000;
+const COUNTER_MOVE_KEY: i32 = 999_999;
 const BAD_CAPTURE_KEY: i32 = -2_000_000;
 
 /// Butterfly history: how often a quiet move from-to caused a cutoff, for each side.
@@ -151,6 +153,10 @@ pub struct OrderingContext<'a> {
     pub tt_move: PackedMove,
     pub killers: [Option<Move>; 2],
     pub history: &'a History,
+    /// Continuation history and the line it is read along.
+    pub continuation: Option<(&'a ContinuationHistory, LineContext)>,
+    /// The quiet reply that last refuted the previous move.
+    pub counter_move: Option<Move>,
     pub captures: CaptureOrder,
 }
 
@@ -173,8 +179,13 @@ impl MovePicker {
                 KILLER_KEY + 1
             } else if ctx.killers[1] == Some(m) {
                 KILLER_KEY
+            } else if ctx.counter_move == Some(m) {
+                COUNTER_MOVE_KEY
             } else {
                 ctx.history.get(turn, m)
+                    + ctx
+                        .continuation
+                        .map_or(0, |(c, line)| c.get(&line, PieceTo::new(turn, m)))
             };
             scored.push(Scored { mv: m, key });
         }
@@ -303,6 +314,8 @@ mod tests {
             tt_move: PackedMove::pack(tt),
             killers: [Some(killer), None],
             history: &history,
+            continuation: None,
+            counter_move: None,
             captures: CaptureOrder::BySee,
         };
         let order: Vec<String> = MovePicker::new(&moves, &ctx).map(|m| b.uci(m)).collect();

@@ -53,6 +53,8 @@ pub const DELTA_MARGIN: i32 = 200;
 
 /// One ply less (or more) reduction per this much history score.
 pub const LMR_HISTORY_DIVISOR: i32 = 8192;
+/// At most this many plies of reduction are added or removed by history.
+pub const LMR_HISTORY_MAX: Depth = 2;
 
 /// Late-move reductions start from this depth and move number.
 pub const LMR_MIN_DEPTH: Depth = 3;
