@@ -278,18 +278,6 @@ impl Searcher {
             {
                 return static_eval;
             }
-            if depth <= RAZOR_MAX_DEPTH
-                && is_plain(alpha)
-                && static_eval + RAZOR_MARGIN_BASE + RAZOR_MARGIN_PER_DEPTH * depth < alpha
-            {
-                let score = self.quiescence_body(alpha, beta, ply);
-                if self.stopped {
-                    return Score::ZERO;
-                }
-                if score <= alpha {
-                    return score;
-                }
-            }
             if depth >= NULL_MIN_DEPTH
                 && static_eval >= beta
                 && !self.board.after_null()

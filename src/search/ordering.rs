@@ -263,6 +263,8 @@ mod tests {
             tt_move,
             killers: [moves.last().copied(), None],
             history,
+            continuation: None,
+            counter_move: moves.get(1).copied(),
             captures: CaptureOrder::BySee,
         };
         let picked: Vec<Move> = MovePicker::new(&moves, &ctx).collect();

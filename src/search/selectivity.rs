@@ -32,12 +32,6 @@ pub fn late_move_limit(depth: Depth, improving: bool) -> usize {
     if improving { full } else { full / 2 }
 }
 
-/// Razoring: up to this depth, a static eval this far below alpha drops
-/// straight into quiescence, and a fail low there is trusted.
-pub const RAZOR_MAX_DEPTH: Depth = 2;
-pub const RAZOR_MARGIN_BASE: i32 = 250;
-pub const RAZOR_MARGIN_PER_DEPTH: i32 = 150;
-
 /// SEE pruning: up to this depth, quiet moves losing more than
 /// `SEE_QUIET_MARGIN * depth` and captures losing more than
 /// `SEE_CAPTURE_MARGIN * depth` by exchange are skipped.
