@@ -153,8 +153,8 @@ mod tests {
         }
         let good = h.get(&line, PieceTo::new(Color::Black, nf6));
         let bad = h.get(&line, PieceTo::new(Color::Black, h6));
-        assert!(good > 0 && good <= CONTINUATION_MAX, "{good}");
-        assert!(bad < 0 && bad >= -CONTINUATION_MAX, "{bad}");
+        assert!((1..=CONTINUATION_MAX).contains(&good), "{good}");
+        assert!((-CONTINUATION_MAX..0).contains(&bad), "{bad}");
         // Another line knows nothing of it.
         let d4 = PieceTo::new(Color::White, quiet(Role::Pawn, Square::D2, Square::D4));
         assert_eq!(h.get(&[Some(d4), None], PieceTo::new(Color::Black, nf6)), 0);

@@ -260,8 +260,10 @@ impl Searcher {
         }
 
         // Pruning before any move is searched (Normal mode, quiet nodes only).
+        // (Not refined by TT bounds: a bound from a shallower search, used
+        // for reverse futility, hid the quiet mate of the mate-in-2 test.)
         let static_eval = if selective && !in_check {
-            refine_with_tt(evaluate(&self.board), hit)
+            evaluate(&self.board)
         } else {
             -Score::INFINITE
         };
