@@ -12,8 +12,7 @@ use super::params::{
 use super::registry::Layout;
 use super::scaling::{self, Scale};
 use super::tapered::{S, s, taper};
-use crate::board::Board;
-use shakmaty::{Color, Position};
+use shakmaty::{Chess, Color, Position};
 use std::sync::LazyLock;
 
 /// What the terms report besides their value.
@@ -198,9 +197,9 @@ impl PositionTrace {
     }
 }
 
-/// The trace of `board`'s evaluation.
-pub fn trace(board: &Board) -> PositionTrace {
-    let b = board.pos().board();
+/// The trace of the evaluation of `pos`.
+pub fn trace(pos: &Chess) -> PositionTrace {
+    let b = pos.board();
     let mut rec = Recorder::default();
     let (score, phase, passed) = super::terms(b, &mut rec);
     let danger = [0, 1].map(|c| {
@@ -215,13 +214,14 @@ pub fn trace(board: &Board) -> PositionTrace {
         danger,
         phase,
         scale: scaling::scale(b, score.eg, &passed),
-        stm: sign(board.turn()),
+        stm: sign(pos.turn()),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Board;
     use crate::eval::evaluate;
     use crate::eval::params::{EVAL_LIMIT, MAX_PHASE};
     use crate::eval::tests::{bench_fens, playout_fens};
@@ -241,7 +241,7 @@ mod tests {
         assert!(fens.len() > 2000);
         for fen in &fens {
             let board = Board::from_fen(fen).unwrap();
-            let t = trace(&board);
+            let t = trace(board.pos());
             let v = evaluate(&board).0;
             assert!(v.abs() < EVAL_LIMIT);
             assert_eq!(t.evaluate_int(&values), v * t.stm, "{fen}: {t:?}");
@@ -257,7 +257,7 @@ mod tests {
         let reg = registry();
         let mut used = vec![false; LAYOUT.len()];
         for fen in bench_fens().into_iter().chain(playout_fens(80)) {
-            let t = trace(&Board::from_fen(&fen).unwrap());
+            let t = trace(Board::from_fen(&fen).unwrap().pos());
             for &(k, _) in t
                 .linear
                 .iter()
@@ -278,7 +278,7 @@ mod tests {
 
     #[test]
     fn start_position_trace_is_balanced() {
-        let t = trace(&Board::default());
+        let t = trace(Board::default().pos());
         assert!(t.linear.is_empty(), "{:?}", t.linear);
         assert_eq!(t.danger, [None, None]);
         assert_eq!((t.phase, t.stm), (MAX_PHASE, 1));
