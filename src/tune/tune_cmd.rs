@@ -122,6 +122,13 @@ impl Note<'_> {
 }
 
 fn tune(args: &TuneArgs) -> Result<(), String> {
+    // Refuse an output that cannot be written before the long part.
+    if args.epochs > 0 {
+        let probe = args.out.with_extension("rs.tmp");
+        std::fs::write(&probe, "")
+            .and_then(|()| std::fs::remove_file(&probe))
+            .map_err(|e| format!("cannot write next to {}: {e}", args.out.display()))?;
+    }
     let started = Instant::now();
     let mut data = Dataset::default();
     for path in &args.data {
