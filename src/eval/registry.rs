@@ -218,7 +218,10 @@ mod tests {
         assert_eq!(zone.values, vec![s(params::KING_ZONE_HIT, 0)]);
         let mobility = &reg[W::MOBILITY_QUEEN as usize];
         assert_eq!(mobility.shape.rust_type(), "[S; 28]");
-        assert!(!mobility.doc.is_empty() || !reg[W::MOBILITY_KNIGHT as usize].doc.is_empty());
+        assert!(
+            reg.iter().all(|w| !w.doc.is_empty()),
+            "every weight is documented"
+        );
         // Names are unique (the enum would not compile otherwise, but the
         // writer relies on it too).
         let mut names: Vec<&str> = reg.iter().map(|w| w.name).collect();

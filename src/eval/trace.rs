@@ -253,7 +253,7 @@ mod tests {
     }
 
     #[test]
-    fn every_pair_weight_is_used_somewhere() {
+    fn every_weight_appears_in_some_trace() {
         let reg = registry();
         let mut used = vec![false; LAYOUT.len()];
         for fen in bench_fens().into_iter().chain(playout_fens(80)) {
