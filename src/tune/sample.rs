@@ -59,7 +59,8 @@ pub fn is_noisy(m: Move) -> bool {
 }
 
 /// A small quiescence searcher for the quietness test, reusable across
-/// positions (its table is never read by the quiescence search).
+/// positions (its table is cleared for each, so the answer depends on the
+/// position alone).
 pub struct QuietCheck {
     tt: Arc<TranspositionTable>,
     tables: Option<Box<SearchTables>>,
@@ -75,7 +76,7 @@ impl Default for QuietCheck {
 impl QuietCheck {
     pub fn new() -> QuietCheck {
         QuietCheck {
-            // 1 MB is always available; the quiescence search does not probe it.
+            // The smallest table: quiescence searches are small.
             tt: Arc::new(TranspositionTable::new(1).expect("a 1 MB table")),
             tables: Some(Box::default()),
             control: Arc::new(SearchControl::default()),
@@ -89,6 +90,7 @@ impl QuietCheck {
         if board.in_check() {
             return false;
         }
+        self.tt.clear();
         let tables = self.tables.take().unwrap_or_default();
         let mut s = Searcher::new(
             board.clone(),
