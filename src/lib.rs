@@ -13,6 +13,7 @@ pub mod score;
 pub mod search;
 pub mod time;
 pub mod tt;
+pub mod tune;
 pub mod uci;
 
 pub use board::Board;

@@ -1,5 +1,5 @@
 //! The `stockman` command: with no arguments it speaks UCI on stdin/stdout;
-//! subcommands run perft, bench and the research tools.
+//! subcommands run perft, bench, the research tools and the tuner.
 
 use clap::{Parser, Subcommand};
 use std::io::BufRead;
@@ -30,6 +30,10 @@ enum Command {
     Perft(stockman::perft::PerftArgs),
     /// Textbook algorithms on synthetic game trees: leaves evaluated, SSS* = MT-SSS* check.
     Trees(stockman::research::TreesArgs),
+    /// Tuning data: quiet positions from self-play (or a PGN file) labelled with the game result.
+    Datagen(stockman::tune::DatagenArgs),
+    /// Texel tuning of the evaluation weights on datagen's data; writes src/eval/tuned.rs.
+    Tune(stockman::tune::TuneArgs),
 }
 
 /// Reads UCI commands until `quit` or the end of input.
@@ -69,6 +73,8 @@ fn main() -> ExitCode {
         Some(Command::Compare(a)) => stockman::research::run_compare(a),
         Some(Command::Perft(a)) => stockman::perft::run(a),
         Some(Command::Trees(a)) => stockman::research::run_trees(a),
+        Some(Command::Datagen(a)) => stockman::tune::run_datagen(a),
+        Some(Command::Tune(a)) => stockman::tune::run_tune(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -4,6 +4,7 @@
 
 use super::bitboards::{ci, forward, pawn_attacks_bb};
 use super::params::KING_ATTACK_WEIGHT;
+use super::trace::{Tracer, unit};
 use crate::eval::role_index;
 use shakmaty::{Bitboard, Board, Color, Role, Square, attacks};
 
@@ -70,13 +71,13 @@ impl<'a> EvalContext<'a> {
 
     /// Records the attacks `att` of one piece of colour `c` and role `role`.
     #[inline]
-    pub fn record_attacks(&mut self, c: Color, role: Role, att: Bitboard) {
+    pub fn record_attacks<T: Tracer>(&mut self, c: Color, role: Role, att: Bitboard, t: &mut T) {
         let (us, them) = (ci(c), ci(!c));
         self.attacked_by[us][role_index(role)] |= att;
         self.attacked[us] |= att;
         if att.intersects(self.king_zone[them]) {
             self.king_attackers[them] += 1;
-            self.king_attack_weight[them] += KING_ATTACK_WEIGHT[role_index(role)];
+            self.king_attack_weight[them] += unit!(t, !c, KING_ATTACK_WEIGHT[role_index(role)]);
             let next_to_king = att & attacks::king_attacks(self.king[them]);
             self.king_zone_hits[them] += next_to_king.count() as i32;
         }

@@ -6,6 +6,7 @@ use super::bitboards::*;
 use super::context::EvalContext;
 use super::params::*;
 use super::tapered::{S, s};
+use super::trace::{Tracer, term, unit};
 use crate::eval::role_index;
 use shakmaty::{Bitboard, Color, File, Role, Square, attacks};
 
@@ -21,7 +22,7 @@ fn nearest(c: Color, bb: Bitboard) -> Option<Square> {
 /// on its file and the two beside it (b..g when the king is on an edge
 /// file). Depends on the pawns (by colour index) and the king square only,
 /// so the pawn cache keeps it.
-pub fn shelter(c: Color, pawns: [Bitboard; 2], king: Square) -> S {
+pub fn shelter<T: Tracer>(c: Color, pawns: [Bitboard; 2], king: Square, t: &mut T) -> S {
     let (us, them) = (ci(c), ci(!c));
     let king_rank = relative_rank(c, king);
     let ahead = FORWARD_RANKS[us][king as usize];
@@ -32,20 +33,20 @@ pub fn shelter(c: Color, pawns: [Bitboard; 2], king: Square) -> S {
         let own = pawns[us] & file;
         let theirs = pawns[them] & file;
         score += match nearest(c, own & ahead) {
-            None => KING_SHIELD_MISSING,
-            Some(p) => KING_SHIELD_DISTANCE[relative_rank(c, p) - king_rank],
+            None => term!(t, c, KING_SHIELD_MISSING),
+            Some(p) => term!(t, c, KING_SHIELD_DISTANCE[relative_rank(c, p) - king_rank]),
         };
         if own.is_empty() {
-            score += KING_SEMI_OPEN_FILE;
+            score += term!(t, c, KING_SEMI_OPEN_FILE);
             if theirs.is_empty() {
-                score += KING_OPEN_FILE;
+                score += term!(t, c, KING_OPEN_FILE);
             }
         }
         if let Some(p) = nearest(c, theirs & ahead) {
             let distance = relative_rank(c, p) - king_rank;
             let blocked = own.intersects(forward(!c, Bitboard::from_square(p)));
             if !blocked && distance < KING_PAWN_STORM.len() {
-                score += KING_PAWN_STORM[distance];
+                score += term!(t, c, KING_PAWN_STORM[distance]);
             }
         }
     }
@@ -54,7 +55,8 @@ pub fn shelter(c: Color, pawns: [Bitboard; 2], king: Square) -> S {
 
 /// Danger to `c`'s king from the enemy pieces attacking its zone (tallied
 /// by the piece terms) and the safe checks they have.
-pub fn danger(ctx: &EvalContext, c: Color) -> S {
+/// (The attacks' units are traced by `EvalContext::record_attacks`.)
+pub fn danger<T: Tracer>(ctx: &EvalContext, c: Color, t: &mut T) -> S {
     let (us, them) = (ci(c), ci(!c));
     let attackers = ctx.king_attackers[us] as usize;
     let percent = KING_ATTACKERS_PERCENT[attackers.min(KING_ATTACKERS_PERCENT.len() - 1)];
@@ -67,7 +69,8 @@ pub fn danger(ctx: &EvalContext, c: Color) -> S {
     let bishop_lines = attacks::bishop_attacks(king, ctx.occupied) & safe;
     let knight_jumps = attacks::knight_attacks(king) & safe;
     let by = &ctx.attacked_by[them];
-    let mut units = ctx.king_attack_weight[us] + KING_ZONE_HIT * ctx.king_zone_hits[us];
+    let mut units =
+        ctx.king_attack_weight[us] + unit!(t, c, KING_ZONE_HIT * ctx.king_zone_hits[us]);
     for (role, squares) in [
         (Role::Knight, knight_jumps),
         (Role::Bishop, bishop_lines),
@@ -75,10 +78,12 @@ pub fn danger(ctx: &EvalContext, c: Color) -> S {
         (Role::Queen, rook_lines | bishop_lines),
     ] {
         if squares.intersects(by[role_index(role)]) {
-            units += KING_SAFE_CHECK[role_index(role)];
+            units += unit!(t, c, KING_SAFE_CHECK[role_index(role)]);
         }
     }
-    if !ctx.board.queens().intersects(ctx.pieces[them]) {
+    let no_queen = !ctx.board.queens().intersects(ctx.pieces[them]);
+    t.danger(c, percent, no_queen);
+    if no_queen {
         units = units * KING_NO_QUEEN_PERCENT / 100;
     }
     let scaled = units * percent / 100;
@@ -92,14 +97,15 @@ pub fn danger(ctx: &EvalContext, c: Color) -> S {
 mod tests {
     use super::*;
     use crate::eval::tests::{eval, with_analysis};
+    use crate::eval::trace::NoTrace;
 
     fn white_king(fen: &str) -> S {
         with_analysis(fen, |ctx, pawn, _| {
             assert_eq!(
                 pawn.shelter[1],
-                shelter(Color::White, ctx.pawns, ctx.king[1])
+                shelter(Color::White, ctx.pawns, ctx.king[1], &mut NoTrace)
             );
-            pawn.shelter[1] + danger(ctx, Color::White)
+            pawn.shelter[1] + danger(ctx, Color::White, &mut NoTrace)
         })
     }
 
@@ -134,7 +140,8 @@ mod tests {
 
     #[test]
     fn attackers_on_the_king_zone_cost_more_than_linearly() {
-        let black_danger = |fen| with_analysis(fen, |ctx, _, _| danger(ctx, Color::Black));
+        let black_danger =
+            |fen| with_analysis(fen, |ctx, _, _| danger(ctx, Color::Black, &mut NoTrace));
         // One attacker alone is no attack.
         assert_eq!(black_danger("6k1/5ppp/8/7Q/8/8/8/6K1 w - - 0 1"), S::ZERO);
         let two = black_danger("6k1/5ppp/8/6NQ/8/8/8/6K1 w - - 0 1");

@@ -3,8 +3,9 @@
 //! advancement, king shelter) weighted in `params`, not typed in as numbers.
 
 use super::params::*;
-use super::tapered::{S, s};
-use shakmaty::{Board, Role};
+use super::tapered::S;
+use super::trace::Tracer;
+use shakmaty::{Board, Color, Role};
 
 /// Distance of a file or rank index (0..7) from the centre line, in
 /// half-squares: 1 for the two central lines, up to 7 for the edge.
@@ -13,43 +14,86 @@ const fn centre_distance(i: i32) -> i32 {
     if d < 0 { -d } else { d }
 }
 
-/// `v` if `cond`, else nothing.
-const fn when(cond: bool, v: S) -> S {
-    if cond { v } else { S::ZERO }
+/// The placement rules, each a weight in `tuned.rs`: `Rule::X` indexes the
+/// features of a square, `RULE_VALUES` and `RULE_WEIGHTS` the weight `X`.
+macro_rules! placement_rules {
+    ($($name:ident),* $(,)?) => {
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        #[derive(Copy, Clone)]
+        enum Rule {
+            $($name),*
+        }
+        const RULE_COUNT: usize = [$(Rule::$name),*].len();
+        const RULE_VALUES: [S; RULE_COUNT] = [$($name),*];
+        const RULE_WEIGHTS: [W; RULE_COUNT] = [$(W::$name),*];
+    };
+}
+
+placement_rules!(
+    PAWN_ADVANCE,
+    PAWN_CENTRE,
+    PAWN_NEAR_CENTRE,
+    KNIGHT_CENTRALITY,
+    KNIGHT_BACK_RANK,
+    BISHOP_CENTRALITY,
+    BISHOP_LONG_DIAGONAL,
+    ROOK_CENTRE_FILE,
+    QUEEN_CENTRALITY,
+    QUEEN_ADVANCED,
+    KING_RANK,
+    KING_CENTRALITY,
+    KING_CENTRE_FILES,
+    KING_CORNER,
+);
+
+/// How often each placement rule applies to a White piece of role index `r`
+/// on `file`/`rank` (its placement is the sum of rule times weight).
+const fn placement_features(r: usize, file: i32, rank: i32) -> [i32; RULE_COUNT] {
+    let mut f = [0; RULE_COUNT];
+    let cf = centre_distance(file);
+    let centrality = PST_CENTRE_PIVOT - (cf + centre_distance(rank));
+    let middle = rank == 3 || rank == 4;
+    match r {
+        0 => {
+            if rank != 0 && rank != 7 {
+                f[Rule::PAWN_ADVANCE as usize] = rank - 1;
+                f[Rule::PAWN_CENTRE as usize] = (middle && cf == 1) as i32;
+                f[Rule::PAWN_NEAR_CENTRE as usize] = (middle && cf == 3) as i32;
+            }
+        }
+        1 => {
+            f[Rule::KNIGHT_CENTRALITY as usize] = centrality;
+            f[Rule::KNIGHT_BACK_RANK as usize] = (rank == 0) as i32;
+        }
+        2 => {
+            f[Rule::BISHOP_CENTRALITY as usize] = centrality;
+            f[Rule::BISHOP_LONG_DIAGONAL as usize] = (file == rank || file + rank == 7) as i32;
+        }
+        3 => f[Rule::ROOK_CENTRE_FILE as usize] = (cf == 1) as i32,
+        4 => {
+            f[Rule::QUEEN_CENTRALITY as usize] = centrality;
+            f[Rule::QUEEN_ADVANCED as usize] = (rank >= 5) as i32;
+        }
+        _ => {
+            f[Rule::KING_RANK as usize] = rank;
+            f[Rule::KING_CENTRALITY as usize] = centrality;
+            f[Rule::KING_CENTRE_FILES as usize] = (cf <= 3) as i32;
+            f[Rule::KING_CORNER as usize] = (rank == 0 && cf >= 5) as i32;
+        }
+    }
+    f
 }
 
 /// The positional part of a White piece of role index `r` on `file`/`rank`.
 const fn placement(r: usize, file: i32, rank: i32) -> S {
-    let cf = centre_distance(file);
-    let centrality = PST_CENTRE_PIVOT - (cf + centre_distance(rank));
-    match r {
-        0 => {
-            if rank == 0 || rank == 7 {
-                S::ZERO
-            } else {
-                let middle = rank == 3 || rank == 4;
-                PAWN_ADVANCE
-                    .times(rank - 1)
-                    .plus(when(middle && cf == 1, PAWN_CENTRE))
-                    .plus(when(middle && cf == 3, PAWN_NEAR_CENTRE))
-            }
-        }
-        1 => KNIGHT_CENTRALITY
-            .times(centrality)
-            .plus(when(rank == 0, KNIGHT_BACK_RANK)),
-        2 => BISHOP_CENTRALITY
-            .times(centrality)
-            .plus(when(file == rank || file + rank == 7, BISHOP_LONG_DIAGONAL)),
-        3 => when(cf == 1, ROOK_CENTRE_FILE),
-        4 => QUEEN_CENTRALITY
-            .times(centrality)
-            .plus(when(rank >= 5, QUEEN_ADVANCED)),
-        _ => KING_RANK
-            .times(rank)
-            .plus(KING_CENTRALITY.times(centrality))
-            .plus(when(cf <= 3, KING_CENTRE_FILES))
-            .plus(when(rank == 0 && cf >= 5, KING_CORNER)),
+    let f = placement_features(r, file, rank);
+    let mut v = S::ZERO;
+    let mut k = 0;
+    while k < RULE_COUNT {
+        v = v.plus(RULE_VALUES[k].times(f[k]));
+        k += 1;
     }
+    v
 }
 
 /// `PST[ci(colour)][role index][square]`: material plus placement, with
@@ -59,7 +103,7 @@ static PST: [[[S; 64]; 6]; 2] = {
     let mut t = [[[S::ZERO; 64]; 6]; 2];
     let mut r = 0;
     while r < 6 {
-        let material = s(MATERIAL_MG[r], MATERIAL_EG[r]);
+        let material = MATERIAL[r];
         let mut sq = 0;
         while sq < 64 {
             let v = material.plus(placement(r, (sq % 8) as i32, (sq / 8) as i32));
@@ -72,14 +116,30 @@ static PST: [[[S; 64]; 6]; 2] = {
     t
 };
 
+/// Tells `t` the weights of a piece of colour `c` and role index `r` on
+/// `sq`: its material and the placement rules that apply.
+fn trace_piece<T: Tracer>(t: &mut T, c: Color, r: usize, sq: usize) {
+    let sq = if c.is_white() { sq } else { sq ^ 56 };
+    t.add(c, W::MATERIAL, r, 1);
+    let f = placement_features(r, (sq % 8) as i32, (sq / 8) as i32);
+    for (k, &n) in f.iter().enumerate() {
+        if n != 0 {
+            t.add(c, RULE_WEIGHTS[k], 0, n);
+        }
+    }
+}
+
 /// Material and placement for White minus Black, and the game phase
 /// (0..=MAX_PHASE).
-pub fn material_pst(board: &Board) -> (S, i32) {
+pub fn material_pst<T: Tracer>(board: &Board, t: &mut T) -> (S, i32) {
     let mut score = S::ZERO;
     for (c, side) in [board.black(), board.white()].into_iter().enumerate() {
         for (r, role) in Role::ALL.into_iter().enumerate() {
             for sq in board.by_role(role) & side {
                 score += PST[c][r][sq as usize];
+                if T::ON {
+                    trace_piece(t, Color::from_white(c == 1), r, sq as usize);
+                }
             }
         }
     }
@@ -95,7 +155,8 @@ pub fn material_pst(board: &Board) -> (S, i32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{Color, Square};
+    use crate::eval::trace::NoTrace;
+    use shakmaty::Square;
 
     fn value(c: Color, role: Role, sq: Square) -> S {
         PST[c as usize][role as usize - 1][sq as usize]
@@ -130,10 +191,10 @@ mod tests {
     #[test]
     fn phase_counts_pieces_and_is_clamped() {
         let start = Board::default();
-        assert_eq!(material_pst(&start), (S::ZERO, MAX_PHASE));
+        assert_eq!(material_pst(&start, &mut NoTrace), (S::ZERO, MAX_PHASE));
         let kings: Board = "4k3/8/8/8/8/8/8/4K3".parse().unwrap();
-        assert_eq!(material_pst(&kings).1, 0);
+        assert_eq!(material_pst(&kings, &mut NoTrace).1, 0);
         let queens: Board = "qqqqk3/8/8/8/8/8/8/QQQQK3".parse().unwrap();
-        assert_eq!(material_pst(&queens).1, MAX_PHASE);
+        assert_eq!(material_pst(&queens, &mut NoTrace).1, MAX_PHASE);
     }
 }

@@ -1,6 +1,9 @@
 //! Static evaluation, from the side to move's point of view: tapered
 //! (middlegame/endgame) terms for White minus Black, endgame scaling, tempo.
-//! One concern per submodule; every weight lives in `params`.
+//! One concern per submodule; every weight lives in `params` (the tunable
+//! ones in the generated `tuned`, declared through `registry`). The terms are
+//! generic over a `trace::Tracer`, which the engine's `NoTrace` compiles away
+//! and the tuner uses to read the weights' coefficients.
 
 mod bitboards;
 mod context;
@@ -9,20 +12,24 @@ mod material_pst;
 pub mod params;
 mod pawns;
 mod pieces;
+pub mod registry;
 mod scaling;
 pub mod tapered;
 #[cfg(test)]
 mod tests;
 mod threats;
+pub mod trace;
+mod tuned;
 
 use crate::board::Board;
 use crate::score::Score;
 use context::EvalContext;
-use scaling::Scale;
 use shakmaty::{Bitboard, Color, Position, Role};
 use tapered::{S, taper};
+use trace::{NoTrace, Tracer};
 
 pub use params::{MATERIAL_EG, MATERIAL_MG, MAX_PHASE, SEE_VALUE};
+pub use scaling::Scale;
 
 #[inline]
 pub fn role_index(role: Role) -> usize {
@@ -30,21 +37,26 @@ pub fn role_index(role: Role) -> usize {
 }
 
 /// Every term for White minus Black, before tapering; the phase; and the
-/// passed pawns by colour index (for scaling).
-fn terms(b: &shakmaty::Board) -> (S, i32, [Bitboard; 2]) {
-    let (mut score, phase) = material_pst::material_pst(b);
+/// passed pawns by colour index (for scaling). Tells `t` the weights used.
+fn terms<T: Tracer>(b: &shakmaty::Board, t: &mut T) -> (S, i32, [Bitboard; 2]) {
+    let (mut score, phase) = material_pst::material_pst(b, t);
     let mut ctx = EvalContext::new(b);
-    let pawn = pawns::probe(ctx.pawns, ctx.king);
+    let pawn = if T::ON {
+        // The cache keeps scores, not the weights they came from.
+        pawns::PawnEntry::compute(ctx.pawns, ctx.king, t)
+    } else {
+        pawns::probe(ctx.pawns, ctx.king)
+    };
     score += pawn.score;
-    score += pieces::pieces(&mut ctx, Color::White, &pawn);
-    score -= pieces::pieces(&mut ctx, Color::Black, &pawn);
+    score += pieces::pieces(&mut ctx, Color::White, &pawn, t);
+    score -= pieces::pieces(&mut ctx, Color::Black, &pawn, t);
     // From here on the attack maps of both sides are complete.
     for (c, sign) in [(Color::White, 1), (Color::Black, -1)] {
         let i = bitboards::ci(c);
-        let side = pawns::passers(&ctx, c, pawn.passed[i])
+        let side = pawns::passers(&ctx, c, pawn.passed[i], t)
             + pawn.shelter[i]
-            + king_safety::danger(&ctx, c)
-            + threats::threats(&ctx, c);
+            + king_safety::danger(&ctx, c, t)
+            + threats::threats(&ctx, c, t);
         score += side * sign;
     }
     (score, phase, pawn.passed)
@@ -53,7 +65,7 @@ fn terms(b: &shakmaty::Board) -> (S, i32, [Bitboard; 2]) {
 /// The static evaluation of `board` from the side to move's point of view.
 pub fn evaluate(board: &Board) -> Score {
     let b = board.pos().board();
-    let (score, phase, passed) = terms(b);
+    let (score, phase, passed) = terms(b, &mut NoTrace);
     let white = match scaling::scale(b, score.eg, &passed) {
         Scale::Endgame(f) => taper(
             S {

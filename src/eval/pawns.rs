@@ -7,6 +7,7 @@ use super::context::EvalContext;
 use super::king_safety::shelter;
 use super::params::*;
 use super::tapered::S;
+use super::trace::{NoTrace, Tracer, term};
 use shakmaty::{Bitboard, Color, Square, attacks};
 use std::cell::RefCell;
 
@@ -59,18 +60,18 @@ pub fn classify(c: Color, ours: Bitboard, theirs: Bitboard) -> PawnFeatures {
 }
 
 /// The structure score of one side's features (positive is good for it).
-pub fn score_features(c: Color, f: &PawnFeatures) -> S {
-    let mut score = PAWN_DOUBLED * f.doubled.count() as i32
-        + PAWN_ISOLATED * f.isolated.count() as i32
-        + PAWN_BACKWARD * f.backward.count() as i32;
+pub fn score_features<T: Tracer>(c: Color, f: &PawnFeatures, t: &mut T) -> S {
+    let mut score = term!(t, c, PAWN_DOUBLED * f.doubled.count() as i32)
+        + term!(t, c, PAWN_ISOLATED * f.isolated.count() as i32)
+        + term!(t, c, PAWN_BACKWARD * f.backward.count() as i32);
     for sq in f.connected {
-        score += PAWN_CONNECTED[relative_rank(c, sq)];
+        score += term!(t, c, PAWN_CONNECTED[relative_rank(c, sq)]);
     }
     for sq in f.passed {
         let r = relative_rank(c, sq);
-        score += PASSED_RANK[r];
+        score += term!(t, c, PASSED_RANK[r]);
         if f.connected.contains(sq) {
-            score += PASSED_CONNECTED[r];
+            score += term!(t, c, PASSED_CONNECTED[r]);
         }
     }
     score
@@ -104,17 +105,17 @@ impl PawnEntry {
     };
 
     /// Computes the entry for `pawns` and the kings on `kings` (both by
-    /// colour index) from scratch.
-    pub fn compute(pawns: [Bitboard; 2], kings: [Square; 2]) -> PawnEntry {
+    /// colour index) from scratch, telling `t` the weights used.
+    pub fn compute<T: Tracer>(pawns: [Bitboard; 2], kings: [Square; 2], t: &mut T) -> PawnEntry {
         let mut entry = PawnEntry {
             pawns,
             ..PawnEntry::EMPTY
         };
-        entry.update_shelter(kings);
+        entry.update_shelter(kings, t);
         for c in Color::ALL {
             let (us, them) = (ci(c), ci(!c));
             let f = classify(c, pawns[us], pawns[them]);
-            let side = score_features(c, &f);
+            let side = score_features(c, &f, t);
             entry.score += if c.is_white() { side } else { -side };
             entry.passed[us] = f.passed;
             entry.attack_span[us] = fill_forward(c, pawn_attacks_bb(c, pawns[us]));
@@ -124,11 +125,11 @@ impl PawnEntry {
 
     /// Recomputes the shelter of the kings that are not where it was
     /// computed for.
-    fn update_shelter(&mut self, kings: [Square; 2]) {
+    fn update_shelter<T: Tracer>(&mut self, kings: [Square; 2], t: &mut T) {
         for c in Color::ALL {
             let i = ci(c);
             if self.shelter_king[i] != Some(kings[i]) {
-                self.shelter[i] = shelter(c, self.pawns, kings[i]);
+                self.shelter[i] = shelter(c, self.pawns, kings[i], t);
                 self.shelter_king[i] = Some(kings[i]);
             }
         }
@@ -155,9 +156,9 @@ impl PawnCache {
         let hash = (pawns[0].0 ^ pawns[1].0.rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let slot = &mut self.entries[(hash >> (64 - PAWN_CACHE_BITS)) as usize];
         if slot.pawns != pawns {
-            *slot = PawnEntry::compute(pawns, kings);
+            *slot = PawnEntry::compute(pawns, kings, &mut NoTrace);
         } else {
-            slot.update_shelter(kings);
+            slot.update_shelter(kings, &mut NoTrace);
         }
         *slot
     }
@@ -177,7 +178,7 @@ pub fn probe(pawns: [Bitboard; 2], kings: [Square; 2]) -> PawnEntry {
 /// Passed-pawn terms that depend on kings and pieces, for colour `c`:
 /// king distances to the stop square (endgame) and whether the stop square
 /// is blocked or free, weighted by how far the passer has come.
-pub fn passers(ctx: &EvalContext, c: Color, passed: Bitboard) -> S {
+pub fn passers<T: Tracer>(ctx: &EvalContext, c: Color, passed: Bitboard, t: &mut T) -> S {
     let (us, them) = (ci(c), ci(!c));
     let mut score = S::ZERO;
     for sq in passed {
@@ -190,11 +191,12 @@ pub fn passers(ctx: &EvalContext, c: Color, passed: Bitboard) -> S {
         }
         let enemy = (stop.distance(ctx.king[them]) as i32).min(PASSER_KING_DISTANCE_CAP);
         let own = (stop.distance(ctx.king[us]) as i32).min(PASSER_KING_DISTANCE_CAP);
-        score += (PASSER_ENEMY_KING_DISTANCE * enemy + PASSER_OWN_KING_DISTANCE * own) * w;
+        score += term!(t, c, PASSER_ENEMY_KING_DISTANCE * enemy * w)
+            + term!(t, c, PASSER_OWN_KING_DISTANCE * own * w);
         if ctx.occupied.contains(stop) {
-            score += PASSER_BLOCKED * w;
+            score += term!(t, c, PASSER_BLOCKED * w);
         } else if !ctx.attacked[them].contains(stop) {
-            score += PASSER_FREE_STOP * w;
+            score += term!(t, c, PASSER_FREE_STOP * w);
         }
     }
     score
@@ -257,7 +259,7 @@ mod tests {
     fn king_distance_to_passer_counts_in_the_endgame() {
         let term = |fen| {
             with_analysis(fen, |ctx, pawn, _| {
-                passers(ctx, Color::White, pawn.passed[1])
+                passers(ctx, Color::White, pawn.passed[1], &mut NoTrace)
             })
         };
         // Own king near the passer's path: better than far away.
@@ -274,7 +276,7 @@ mod tests {
     fn blocked_passer_is_worth_less() {
         let term = |fen| {
             with_analysis(fen, |ctx, pawn, _| {
-                passers(ctx, Color::White, pawn.passed[1])
+                passers(ctx, Color::White, pawn.passed[1], &mut NoTrace)
             })
         };
         let blocked = term("4k3/4b3/4P3/8/8/8/8/4K3 w - - 0 1");
@@ -287,9 +289,9 @@ mod tests {
         let w = Bitboard::from_square(E4);
         let b = Bitboard::from_square(E5);
         let kings = [E8, E1];
-        let e = PawnEntry::compute([b, w], kings);
+        let e = PawnEntry::compute([b, w], kings, &mut NoTrace);
         assert_eq!(e.score, S::ZERO);
-        let e = PawnEntry::compute([Bitboard::EMPTY, w], kings);
+        let e = PawnEntry::compute([Bitboard::EMPTY, w], kings, &mut NoTrace);
         assert!(e.score.eg > 0);
         assert_eq!(e.passed[1], w);
         assert!(e.attack_span[1].contains(D8) && !e.attack_span[1].contains(D4));

@@ -7,6 +7,7 @@ use super::context::EvalContext;
 use super::params::*;
 use super::pawns::PawnEntry;
 use super::tapered::S;
+use super::trace::{Tracer, term};
 use shakmaty::{Bitboard, Color, Role, attacks};
 
 /// Relative ranks 4..6 (index 3..5), where outposts are.
@@ -15,7 +16,7 @@ fn outpost_ranks(c: Color) -> Bitboard {
 }
 
 /// The piece terms for colour `c`; fills `ctx`'s attack maps for `c`.
-pub fn pieces(ctx: &mut EvalContext, c: Color, pawn: &PawnEntry) -> S {
+pub fn pieces<T: Tracer>(ctx: &mut EvalContext, c: Color, pawn: &PawnEntry, t: &mut T) -> S {
     let (us, them) = (ci(c), ci(!c));
     let b = ctx.board;
     let own = ctx.pieces[us];
@@ -26,10 +27,10 @@ pub fn pieces(ctx: &mut EvalContext, c: Color, pawn: &PawnEntry) -> S {
 
     for sq in b.knights() & own {
         let att = attacks::knight_attacks(sq);
-        ctx.record_attacks(c, Role::Knight, att);
-        score += MOBILITY_KNIGHT[(att & area).count()];
+        ctx.record_attacks(c, Role::Knight, att, t);
+        score += term!(t, c, MOBILITY_KNIGHT[(att & area).count()]);
         if outposts.contains(sq) {
-            score += KNIGHT_OUTPOST;
+            score += term!(t, c, KNIGHT_OUTPOST);
         }
     }
 
@@ -43,15 +44,19 @@ pub fn pieces(ctx: &mut EvalContext, c: Color, pawn: &PawnEntry) -> S {
     };
     for sq in bishops {
         let att = attacks::bishop_attacks(sq, occupied);
-        ctx.record_attacks(c, Role::Bishop, att);
-        score += MOBILITY_BISHOP[(att & area).count()];
+        ctx.record_attacks(c, Role::Bishop, att, t);
+        score += term!(t, c, MOBILITY_BISHOP[(att & area).count()]);
         if outposts.contains(sq) {
-            score += BISHOP_OUTPOST;
+            score += term!(t, c, BISHOP_OUTPOST);
         }
-        score += BISHOP_PAWNS_SAME_COLOUR * pawn_colours[usize::from(!sq.is_dark())];
+        score += term!(
+            t,
+            c,
+            BISHOP_PAWNS_SAME_COLOUR * pawn_colours[usize::from(!sq.is_dark())]
+        );
     }
     if bishops.intersects(Bitboard::DARK_SQUARES) && bishops.intersects(Bitboard::LIGHT_SQUARES) {
-        score += BISHOP_PAIR;
+        score += term!(t, c, BISHOP_PAIR);
     }
 
     let all_pawns = ctx.pawns[0] | ctx.pawns[1];
@@ -60,23 +65,23 @@ pub fn pieces(ctx: &mut EvalContext, c: Color, pawn: &PawnEntry) -> S {
         relative_rank(c, ctx.king[them]) == 7 || ctx.pawns[them].intersects(seventh);
     for sq in b.rooks() & own {
         let att = attacks::rook_attacks(sq, occupied);
-        ctx.record_attacks(c, Role::Rook, att);
-        score += MOBILITY_ROOK[(att & area).count()];
+        ctx.record_attacks(c, Role::Rook, att, t);
+        score += term!(t, c, MOBILITY_ROOK[(att & area).count()]);
         let file = Bitboard::from_file(sq.file());
         if !all_pawns.intersects(file) {
-            score += ROOK_OPEN_FILE;
+            score += term!(t, c, ROOK_OPEN_FILE);
         } else if !ctx.pawns[us].intersects(file) {
-            score += ROOK_SEMI_OPEN_FILE;
+            score += term!(t, c, ROOK_SEMI_OPEN_FILE);
         }
         if seventh_matters && seventh.contains(sq) {
-            score += ROOK_SEVENTH;
+            score += term!(t, c, ROOK_SEVENTH);
         }
     }
 
     for sq in b.queens() & own {
         let att = attacks::queen_attacks(sq, occupied);
-        ctx.record_attacks(c, Role::Queen, att);
-        score += MOBILITY_QUEEN[(att & area).count()];
+        ctx.record_attacks(c, Role::Queen, att, t);
+        score += term!(t, c, MOBILITY_QUEEN[(att & area).count()]);
     }
     score
 }

@@ -18,9 +18,9 @@ pub fn with_analysis<T>(
 ) -> T {
     let board = Board::from_fen(fen).unwrap();
     let mut ctx = EvalContext::new(board.pos().board());
-    let pawn = pawns::PawnEntry::compute(ctx.pawns, ctx.king);
-    let white = pieces::pieces(&mut ctx, Color::White, &pawn);
-    let black = pieces::pieces(&mut ctx, Color::Black, &pawn);
+    let pawn = pawns::PawnEntry::compute(ctx.pawns, ctx.king, &mut NoTrace);
+    let white = pieces::pieces(&mut ctx, Color::White, &pawn, &mut NoTrace);
+    let black = pieces::pieces(&mut ctx, Color::Black, &pawn, &mut NoTrace);
     f(&ctx, &pawn, [black, white])
 }
 
@@ -80,7 +80,7 @@ fn flip_files_fen(fen: &str) -> String {
     format!("{} {} - {ep} 0 1", placement.join("/"), f[1])
 }
 
-fn bench_fens() -> Vec<String> {
+pub fn bench_fens() -> Vec<String> {
     include_str!("../../positions/bench.epd")
         .lines()
         .filter(|l| !l.trim().is_empty())
@@ -92,7 +92,7 @@ fn bench_fens() -> Vec<String> {
 }
 
 /// Positions along deterministic pseudo-random games from the bench set.
-fn playout_fens(plies: usize) -> Vec<String> {
+pub fn playout_fens(plies: usize) -> Vec<String> {
     let mut out = Vec::new();
     let mut seed = 0x2545_f491_4f6c_dd1du64;
     for fen in bench_fens() {
@@ -204,13 +204,13 @@ fn pawn_cache_agrees_with_direct_computation() {
         let kings = [Color::Black, Color::White].map(|c| b.king_of(c).unwrap());
         // Twice: once filling the slot, once hitting it; then with the kings
         // elsewhere (the shelter must follow them).
-        let direct = pawns::PawnEntry::compute(pawns, kings);
+        let direct = pawns::PawnEntry::compute(pawns, kings, &mut NoTrace);
         assert_eq!(pawns::probe(pawns, kings), direct);
         assert_eq!(pawns::probe(pawns, kings), direct);
         let moved = [kings[1], kings[0]];
         assert_eq!(
             pawns::probe(pawns, moved),
-            pawns::PawnEntry::compute(pawns, moved)
+            pawns::PawnEntry::compute(pawns, moved, &mut NoTrace)
         );
     }
 }

@@ -6,22 +6,26 @@ use super::bitboards::ci;
 use super::context::EvalContext;
 use super::params::*;
 use super::tapered::S;
+use super::trace::{Tracer, term};
 use crate::eval::role_index;
-use shakmaty::{Bitboard, Color, Role};
+use shakmaty::{Color, Role};
 
-/// Sum of `table[role]` over the pieces in `targets` (usually none or few).
-fn by_victim(ctx: &EvalContext, targets: Bitboard, table: &[S; 6]) -> S {
-    let mut score = S::ZERO;
-    for sq in targets {
-        if let Some(role) = ctx.board.role_at(sq) {
-            score += table[role_index(role)];
+/// Sum of `TABLE[role]` over the pieces in `targets` (usually none or few),
+/// for colour `c`.
+macro_rules! by_victim {
+    ($ctx:expr, $targets:expr, $t:expr, $c:expr, $table:ident) => {{
+        let mut score = S::ZERO;
+        for sq in $targets {
+            if let Some(role) = $ctx.board.role_at(sq) {
+                score += term!($t, $c, $table[role_index(role)]);
+            }
         }
-    }
-    score
+        score
+    }};
 }
 
 /// Threats made by colour `c` against the other side's pieces.
-pub fn threats(ctx: &EvalContext, c: Color) -> S {
+pub fn threats<T: Tracer>(ctx: &EvalContext, c: Color, t: &mut T) -> S {
     let (us, them) = (ci(c), ci(!c));
     let b = ctx.board;
     let enemies = ctx.pieces[them] & !b.kings();
@@ -30,16 +34,17 @@ pub fn threats(ctx: &EvalContext, c: Color) -> S {
     let undefended = enemies & ctx.attacked[us] & !ctx.attacked[them];
     let by = &ctx.attacked_by[us];
 
-    let mut score = THREAT_BY_PAWN * (pieces & ctx.pawn_attacks[us]).count() as i32;
-    let by_minor = by[role_index(Role::Knight)] | by[role_index(Role::Bishop)];
-    score += by_victim(ctx, (undefended | majors) & by_minor, &THREAT_BY_MINOR);
-    let queens = enemies & b.queens();
-    score += by_victim(
-        ctx,
-        (undefended | queens) & by[role_index(Role::Rook)],
-        &THREAT_BY_ROOK,
+    let mut score = term!(
+        t,
+        c,
+        THREAT_BY_PAWN * (pieces & ctx.pawn_attacks[us]).count() as i32
     );
-    score += HANGING * (undefended & pieces).count() as i32;
+    let by_minor = by[role_index(Role::Knight)] | by[role_index(Role::Bishop)];
+    score += by_victim!(ctx, (undefended | majors) & by_minor, t, c, THREAT_BY_MINOR);
+    let queens = enemies & b.queens();
+    let by_rook = by[role_index(Role::Rook)];
+    score += by_victim!(ctx, (undefended | queens) & by_rook, t, c, THREAT_BY_ROOK);
+    score += term!(t, c, HANGING * (undefended & pieces).count() as i32);
     score
 }
 
@@ -47,9 +52,10 @@ pub fn threats(ctx: &EvalContext, c: Color) -> S {
 mod tests {
     use super::*;
     use crate::eval::tests::with_analysis;
+    use crate::eval::trace::NoTrace;
 
     fn white_threats(fen: &str) -> S {
-        with_analysis(fen, |ctx, _, _| threats(ctx, Color::White))
+        with_analysis(fen, |ctx, _, _| threats(ctx, Color::White, &mut NoTrace))
     }
 
     #[test]

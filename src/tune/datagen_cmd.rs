@@ -1,0 +1,307 @@
+//! `stockman datagen`: self-play games (or the games of a PGN file) in
+//! parallel, written in game order as `<FEN> [result]` lines after `#`
+//! lines that say how the data was made; progress on stderr, a summary as
+//! the last line of stdout.
+
+use super::datagen::{Ending, GameRecord, MoveLimit, SelfPlay, play_game};
+use super::pgn::{game_positions, parse_pgn};
+use super::sample::{GameResult, QuietCheck, format_line};
+use crate::positions::parse_epd_positions;
+use crate::score::Depth;
+use crate::search::driver::MAX_DEPTH;
+use clap::Args;
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The default openings: 500 balanced positions 8 plies from the start.
+pub const OPENINGS_EPD: &str = include_str!("../../positions/openings.epd");
+/// Nodes per move when neither `--nodes` nor `--depth` is given.
+pub const DEFAULT_NODES: u64 = 5000;
+
+/// `stockman datagen` arguments.
+#[derive(Args, Debug, Clone)]
+pub struct DatagenArgs {
+    /// Output file (overwritten): one `<FEN> [result]` line per position.
+    #[arg(long)]
+    pub out: PathBuf,
+
+    /// Number of self-play games.
+    #[arg(long, required_unless_present = "pgn",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub games: Option<u64>,
+
+    /// Nodes searched per move [default: 5000].
+    #[arg(long, conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+
+    /// Fixed search depth per move instead of a node limit.
+    #[arg(long, value_parser = clap::value_parser!(i32).range(1..=MAX_DEPTH as i64))]
+    pub depth: Option<Depth>,
+
+    /// Worker threads, one game each [default: all cores].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: Option<u64>,
+
+    /// Seed of the opening choice and the random plies (game i depends only on it and i).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+
+    /// EPD file of start positions [default: the embedded positions/openings.epd].
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+
+    /// Random legal plies played after the opening.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=60))]
+    pub random_plies: u32,
+
+    /// Games reaching this many plies (after the random ones) are adjudicated drawn.
+    #[arg(long, default_value_t = 160, value_parser = clap::value_parser!(u32).range(1..=2000))]
+    pub max_plies: u32,
+
+    /// Transposition table per game, in MB.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub hash: u64,
+
+    /// Take the positions from the games of this PGN file instead of playing.
+    #[arg(long, conflicts_with_all = ["games", "nodes", "depth", "openings", "random_plies", "seed"])]
+    pub pgn: Option<PathBuf>,
+}
+
+/// Tallies of a run.
+#[derive(Default)]
+struct Totals {
+    games: u64,
+    positions: u64,
+    results: BTreeMap<&'static str, u64>,
+    endings: BTreeMap<String, u64>,
+    skipped: u64,
+}
+
+impl Totals {
+    fn add(&mut self, result: GameResult, positions: usize) {
+        self.games += 1;
+        self.positions += positions as u64;
+        let key = match result {
+            GameResult::WhiteWins => "+",
+            GameResult::Draw => "=",
+            GameResult::BlackWins => "-",
+        };
+        *self.results.entry(key).or_default() += 1;
+    }
+
+    fn wdl(&self) -> String {
+        let n = |k| self.results.get(k).copied().unwrap_or(0);
+        format!("+{} ={} -{}", n("+"), n("="), n("-"))
+    }
+}
+
+fn create(path: &Path) -> Result<BufWriter<File>, String> {
+    File::create(path)
+        .map(BufWriter::new)
+        .map_err(|e| format!("cannot create {}: {e}", path.display()))
+}
+
+fn io(path: &Path) -> impl Fn(std::io::Error) -> String + '_ {
+    move |e| format!("writing {}: {e}", path.display())
+}
+
+/// Runs `stockman datagen`.
+pub fn run_datagen(args: &DatagenArgs) -> Result<(), String> {
+    let pool = super::pool(args.threads.map(|t| t as usize))?;
+    let threads = pool.current_num_threads();
+    match &args.pgn {
+        Some(pgn) => pool.install(|| from_pgn(args, pgn)),
+        None => pool.install(|| self_play(args, threads)),
+    }
+}
+
+fn self_play(args: &DatagenArgs, threads: usize) -> Result<(), String> {
+    let games = args.games.ok_or("--games is required without --pgn")?;
+    let (openings_text, openings_name) = match &args.openings {
+        Some(path) => (
+            std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?,
+            path.display().to_string(),
+        ),
+        None => (
+            OPENINGS_EPD.to_string(),
+            "embedded positions/openings.epd".into(),
+        ),
+    };
+    let openings = parse_epd_positions(&openings_text)
+        .map_err(|e| format!("{openings_name}: {e}"))?
+        .into_iter()
+        .map(|p| p.pos)
+        .collect();
+    let limit = match (args.nodes, args.depth) {
+        (_, Some(d)) => MoveLimit::Depth(d),
+        (n, None) => MoveLimit::Nodes(n.unwrap_or(DEFAULT_NODES)),
+    };
+    let cfg = SelfPlay {
+        openings,
+        limit,
+        seed: args.seed,
+        random_plies: args.random_plies,
+        max_plies: args.max_plies,
+        hash_mb: args.hash as usize,
+    };
+    let limit_text = match limit {
+        MoveLimit::Nodes(n) => format!("--nodes {n}"),
+        MoveLimit::Depth(d) => format!("--depth {d}"),
+    };
+    let mut out = create(&args.out)?;
+    let err = io(&args.out);
+    writeln!(
+        out,
+        "# stockman datagen --games {games} {limit_text} --seed {} --random-plies {} \
+         --max-plies {} --hash {} (openings: {openings_name}; stockman {})",
+        args.seed,
+        args.random_plies,
+        args.max_plies,
+        args.hash,
+        env!("CARGO_PKG_VERSION")
+    )
+    .map_err(&err)?;
+    writeln!(
+        out,
+        "# self-play, labels: the game result for White (1.0, 0.5, 0.0)"
+    )
+    .map_err(&err)?;
+
+    let started = Instant::now();
+    let mut totals = Totals::default();
+    let chunk = (threads as u64 * 16).max(1);
+    let mut next = 0;
+    while next < games {
+        let end = (next + chunk).min(games);
+        let records: Vec<Result<GameRecord, String>> = (next..end)
+            .into_par_iter()
+            .map(|i| play_game(&cfg, i))
+            .collect();
+        for (i, record) in (next..end).zip(records) {
+            let record = record.map_err(|e| format!("game {i}: {e}"))?;
+            for line in record.lines() {
+                writeln!(out, "{line}").map_err(&err)?;
+            }
+            totals.add(record.result, record.positions.len());
+            *totals
+                .endings
+                .entry(ending_name(record.ending).into())
+                .or_default() += 1;
+        }
+        out.flush().map_err(&err)?;
+        next = end;
+        let secs = started.elapsed().as_secs_f64().max(1e-3);
+        eprintln!(
+            "datagen: {next}/{games} games, {} positions, {} (White), {:.2} games/s, \
+             {:.0} positions/s ({:.1} per thread)",
+            totals.positions,
+            totals.wdl(),
+            next as f64 / secs,
+            totals.positions as f64 / secs,
+            totals.positions as f64 / secs / threads as f64
+        );
+    }
+    let endings: Vec<String> = totals
+        .endings
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    eprintln!("datagen: endings: {}", endings.join(", "));
+    println!(
+        "datagen: {} games, {} positions, {} for White, written to {}",
+        totals.games,
+        totals.positions,
+        totals.wdl(),
+        args.out.display()
+    );
+    Ok(())
+}
+
+fn ending_name(e: Ending) -> &'static str {
+    match e {
+        Ending::Checkmate => "checkmate",
+        Ending::Stalemate => "stalemate",
+        Ending::DrawRule => "draw rule",
+        Ending::Resigned => "resigned",
+        Ending::DrawAdjudicated => "draw adjudicated",
+        Ending::MaxLength => "max length",
+    }
+}
+
+/// The recorded FENs of one PGN game, or why it was skipped.
+type GamePositions = Result<Vec<String>, String>;
+
+fn from_pgn(args: &DatagenArgs, pgn: &Path) -> Result<(), String> {
+    let text =
+        std::fs::read_to_string(pgn).map_err(|e| format!("cannot read {}: {e}", pgn.display()))?;
+    let games = parse_pgn(&text);
+    if games.is_empty() {
+        return Err(format!("{}: no games", pgn.display()));
+    }
+    let mut out = create(&args.out)?;
+    let err = io(&args.out);
+    writeln!(
+        out,
+        "# stockman datagen --pgn {} ({} games; stockman {})",
+        pgn.display(),
+        games.len(),
+        env!("CARGO_PKG_VERSION")
+    )
+    .map_err(&err)?;
+    writeln!(
+        out,
+        "# positions of the games, labels: the game result for White"
+    )
+    .map_err(&err)?;
+    let started = Instant::now();
+    let mut totals = Totals::default();
+    let chunk = 256;
+    for (c, part) in games.chunks(chunk).enumerate() {
+        let done: Vec<Option<(GameResult, GamePositions)>> = part
+            .par_iter()
+            .map_init(QuietCheck::new, |quiet, g| {
+                g.result().map(|r| (r, game_positions(g, quiet)))
+            })
+            .collect();
+        for (i, d) in done.into_iter().enumerate() {
+            match d {
+                Some((result, Ok(fens))) => {
+                    for fen in &fens {
+                        writeln!(out, "{}", format_line(fen, result)).map_err(&err)?;
+                    }
+                    totals.add(result, fens.len());
+                }
+                Some((_, Err(e))) => {
+                    eprintln!("datagen: game {}: skipped: {e}", c * chunk + i + 1);
+                    totals.skipped += 1;
+                }
+                None => totals.skipped += 1,
+            }
+        }
+        out.flush().map_err(&err)?;
+        eprintln!(
+            "datagen: {}/{} games, {} positions, {:.0} positions/s",
+            (c * chunk + part.len()),
+            games.len(),
+            totals.positions,
+            totals.positions as f64 / started.elapsed().as_secs_f64().max(1e-3)
+        );
+    }
+    if totals.games == 0 {
+        return Err(format!("{}: no game with a result", pgn.display()));
+    }
+    println!(
+        "datagen: {} games ({} skipped), {} positions, {} for White, written to {}",
+        totals.games,
+        totals.skipped,
+        totals.positions,
+        totals.wdl(),
+        args.out.display()
+    );
+    Ok(())
+}

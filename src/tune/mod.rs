@@ -1,0 +1,25 @@
+//! Texel tuning of the evaluation. `stockman datagen` makes the data — quiet
+//! positions labelled with their game's result, from self-play or from PGN
+//! games — and `stockman tune` fits the tunable weights to it (Texel's
+//! method over the evaluation's trace) and writes them back into
+//! `src/eval/tuned.rs` with a note of the data they came from.
+
+pub mod datagen;
+pub mod datagen_cmd;
+pub mod dataset;
+pub mod pgn;
+pub mod sample;
+pub mod texel;
+pub mod tune_cmd;
+pub mod writer;
+
+pub use datagen_cmd::{DatagenArgs, run_datagen};
+pub use tune_cmd::{TuneArgs, run_tune};
+
+/// A rayon pool of `threads` (all cores when `None`).
+pub(crate) fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(|e| format!("cannot start threads: {e}"))
+}

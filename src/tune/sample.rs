@@ -1,0 +1,133 @@
+//! What a training sample is: a position and its game's result from White's
+//! point of view, one `<FEN> [1.0]` line of a data file; the game results;
+//! and the quietness test both position sources (self-play and PGN) apply.
+
+use crate::board::Board;
+use crate::eval::evaluate;
+use crate::score::Score;
+use crate::search::{SearchControl, SearchMode, SearchTables, Searcher};
+use crate::tt::TranspositionTable;
+use shakmaty::Move;
+use std::sync::Arc;
+
+/// A finished game's result.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    WhiteWins,
+    Draw,
+    BlackWins,
+}
+
+impl GameResult {
+    /// The label of the game's positions: 1, ½ or 0 for White.
+    pub fn white_score(self) -> f64 {
+        match self {
+            GameResult::WhiteWins => 1.0,
+            GameResult::Draw => 0.5,
+            GameResult::BlackWins => 0.0,
+        }
+    }
+
+    /// As a data line writes it.
+    pub fn label(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1.0",
+            GameResult::Draw => "0.5",
+            GameResult::BlackWins => "0.0",
+        }
+    }
+
+    /// From a PGN `Result` (`1-0`, `0-1`, `1/2-1/2`); `*` and others: `None`.
+    pub fn from_pgn(text: &str) -> Option<GameResult> {
+        match text.trim() {
+            "1-0" => Some(GameResult::WhiteWins),
+            "0-1" => Some(GameResult::BlackWins),
+            "1/2-1/2" => Some(GameResult::Draw),
+            _ => None,
+        }
+    }
+}
+
+/// One data line: `<FEN> [<result>]`.
+pub fn format_line(fen: &str, result: GameResult) -> String {
+    format!("{fen} [{}]", result.label())
+}
+
+/// Is `m` a capture or a promotion (not a quiet best move)?
+pub fn is_noisy(m: Move) -> bool {
+    m.is_capture() || m.is_promotion()
+}
+
+/// A small quiescence searcher for the quietness test, reusable across
+/// positions (its table is cleared for each, so the answer depends on the
+/// position alone).
+pub struct QuietCheck {
+    tt: Arc<TranspositionTable>,
+    tables: Option<Box<SearchTables>>,
+    control: Arc<SearchControl>,
+}
+
+impl Default for QuietCheck {
+    fn default() -> Self {
+        QuietCheck::new()
+    }
+}
+
+impl QuietCheck {
+    pub fn new() -> QuietCheck {
+        QuietCheck {
+            // The smallest table: quiescence searches are small.
+            tt: Arc::new(TranspositionTable::new(1).expect("a 1 MB table")),
+            tables: Some(Box::default()),
+            control: Arc::new(SearchControl::default()),
+        }
+    }
+
+    /// Is the static evaluation of `board` also its quiescence value (no
+    /// capture or promotion sequence changes it)? Positions in check are not
+    /// quiet.
+    pub fn is_quiet(&mut self, board: &Board) -> bool {
+        if board.in_check() {
+            return false;
+        }
+        self.tt.clear();
+        let tables = self.tables.take().unwrap_or_default();
+        let mut s = Searcher::new(
+            board.clone(),
+            self.tt.clone(),
+            tables,
+            self.control.clone(),
+            SearchMode::Normal,
+        );
+        let q = s.qsearch(-Score::INFINITE, Score::INFINITE, 0);
+        self.tables = Some(s.into_tables());
+        q == evaluate(board)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quiet_positions_are_told_from_tactical_ones() {
+        let mut q = QuietCheck::new();
+        assert!(q.is_quiet(&Board::default()));
+        // A hanging queen: capturing it changes the value.
+        let hanging = Board::from_fen("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1").unwrap();
+        assert!(!q.is_quiet(&hanging));
+        // In check: never quiet.
+        let check = Board::from_fen("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1").unwrap();
+        assert!(!q.is_quiet(&check));
+    }
+
+    #[test]
+    fn results_and_lines() {
+        assert_eq!(GameResult::from_pgn("1-0"), Some(GameResult::WhiteWins));
+        assert_eq!(GameResult::from_pgn(" 1/2-1/2"), Some(GameResult::Draw));
+        assert_eq!(GameResult::from_pgn("*"), None);
+        assert_eq!(GameResult::BlackWins.white_score(), 0.0);
+        let fen = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
+        assert_eq!(format_line(fen, GameResult::Draw), format!("{fen} [0.5]"));
+    }
+}

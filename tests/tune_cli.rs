@@ -1,0 +1,198 @@
+//! `stockman datagen` and `stockman tune` through the real binary, on tiny
+//! inputs: data lines are well formed and repeat with the seed, a PGN file
+//! gives positions, tuning writes a generated file, bad input is refused.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn stockman(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_stockman"))
+        .args(args)
+        .output()
+        .expect("run stockman")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A fresh directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("stockman-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn datagen(out: &Path, seed: &str) -> Output {
+    stockman(&[
+        "datagen",
+        "--out",
+        path(out),
+        "--games",
+        "2",
+        "--nodes",
+        "300",
+        "--threads",
+        "2",
+        "--seed",
+        seed,
+    ])
+}
+
+/// Checks every data line: a FEN of six fields and a result in brackets.
+fn check_lines(data: &str) -> usize {
+    let mut n = 0;
+    for line in data.lines().filter(|l| !l.starts_with('#')) {
+        let (fen, result) = line.rsplit_once(' ').unwrap();
+        assert!(["[1.0]", "[0.5]", "[0.0]"].contains(&result), "{line}");
+        let fields: Vec<&str> = fen.split(' ').collect();
+        assert_eq!(fields.len(), 6, "{line}");
+        assert_eq!(fields[0].split('/').count(), 8, "{line}");
+        assert!(fields[1] == "w" || fields[1] == "b", "{line}");
+        n += 1;
+    }
+    n
+}
+
+#[test]
+fn datagen_writes_labelled_positions_reproducibly() {
+    let dir = scratch("datagen");
+    let (a, b) = (dir.join("a.txt"), dir.join("b.txt"));
+    let o = datagen(&a, "11");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let last = text(&o.stdout)
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .to_string();
+    assert!(last.starts_with("datagen: 2 games, "), "{last}");
+    let data = std::fs::read_to_string(&a).unwrap();
+    assert!(data.starts_with("# stockman datagen --games 2 --nodes 300 --seed 11"));
+    let n = check_lines(&data);
+    assert!(n > 0);
+    assert!(last.contains(&format!(" {n} positions")), "{last}");
+    // Same seed, same file (threads do not matter).
+    assert!(datagen(&b, "11").status.success());
+    assert_eq!(std::fs::read_to_string(&b).unwrap(), data);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn datagen_reads_pgn_games() {
+    let dir = scratch("pgn");
+    let pgn = dir.join("games.pgn");
+    std::fs::write(
+        &pgn,
+        "[Event \"x\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n\
+         [Event \"y\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 \
+         6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 1-0\n",
+    )
+    .unwrap();
+    let out = dir.join("data.txt");
+    let o = stockman(&["datagen", "--pgn", path(&pgn), "--out", path(&out)]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let data = std::fs::read_to_string(&out).unwrap();
+    assert!(check_lines(&data) > 0);
+    assert!(
+        data.lines()
+            .filter(|l| !l.starts_with('#'))
+            .all(|l| l.ends_with("[1.0]"))
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn tune_writes_the_generated_source() {
+    let dir = scratch("tune");
+    let data = dir.join("data.txt");
+    assert!(datagen(&data, "3").status.success());
+    let out = dir.join("tuned.rs");
+    let o = stockman(&[
+        "tune",
+        "--data",
+        path(&data),
+        "--epochs",
+        "3",
+        "--out",
+        path(&out),
+        "--min-count",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let last = text(&o.stdout)
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        last.starts_with("tune: ") && last.contains(" -> "),
+        "{last}"
+    );
+    assert!(text(&o.stderr).contains("epoch 3/3"));
+    let source = std::fs::read_to_string(&out).unwrap();
+    assert!(source.contains("//! Provenance:\n//! Tuned by `stockman tune`"));
+    assert!(source.contains("stockman datagen --games 2 --nodes 300 --seed 3"));
+    assert!(source.contains("tunable_weights! {") && source.contains("TEMPO: S = s("));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_input_is_refused() {
+    let dir = scratch("bad");
+    let out = dir.join("x.txt");
+    let fails = |args: &[&str], says: &str| {
+        let o = stockman(args);
+        assert!(!o.status.success(), "{args:?} succeeded");
+        let err = text(&o.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    };
+    fails(&["datagen", "--out", path(&out), "--games", "0"], "--games");
+    fails(&["datagen", "--out", path(&out)], "--games");
+    fails(
+        &[
+            "datagen",
+            "--out",
+            path(&out),
+            "--games",
+            "1",
+            "--nodes",
+            "5",
+            "--depth",
+            "3",
+        ],
+        "--depth",
+    );
+    let missing = dir.join("missing.epd");
+    fails(
+        &[
+            "datagen",
+            "--out",
+            path(&out),
+            "--games",
+            "1",
+            "--openings",
+            path(&missing),
+        ],
+        "cannot read",
+    );
+    fails(&["tune", "--data", path(&missing)], "cannot open");
+    let bad = dir.join("bad.txt");
+    std::fs::write(
+        &bad,
+        "8/8/8/8/8/8/8/K6k w - - 0 1 [1.0]\nnot a position [0.5]\n",
+    )
+    .unwrap();
+    fails(
+        &["tune", "--data", path(&bad), "--epochs", "0"],
+        "bad.txt:2:",
+    );
+    fails(&["tune", "--data", path(&bad), "--rate", "0"], "positive");
+    fails(&["tune"], "--data");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
