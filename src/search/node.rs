@@ -418,7 +418,6 @@ impl Searcher {
                     && !gives_check
                 {
                     reduction = lmr_reduction(depth, move_index) - Depth::from(pv_node)
-                        + Depth::from(!improving)
                         - ((self.tables.history.get(turn, m)
                             + self
                                 .tables
