@@ -417,7 +417,8 @@ impl Searcher {
                     && !in_check
                     && !gives_check
                 {
-                    reduction = lmr_reduction(depth, move_index) - Depth::from(pv_node)
+                    reduction = lmr_reduction(depth, move_index)
+                        - Depth::from(pv_node)
                         - ((self.tables.history.get(turn, m)
                             + self
                                 .tables
