@@ -79,6 +79,39 @@ fn datagen_writes_labelled_positions_reproducibly() {
     // Same seed, same file (threads do not matter).
     assert!(datagen(&b, "11").status.success());
     assert_eq!(std::fs::read_to_string(&b).unwrap(), data);
+    // At most 2 per game: a reproducible subset of the same games' lines.
+    let few = |out: &Path| {
+        let o = stockman(&[
+            "datagen",
+            "--out",
+            path(out),
+            "--games",
+            "2",
+            "--nodes",
+            "300",
+            "--threads",
+            "1",
+            "--seed",
+            "11",
+            "--per-game",
+            "2",
+        ]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        std::fs::read_to_string(out).unwrap()
+    };
+    let c = few(&dir.join("c.txt"));
+    assert!(c.starts_with("# stockman datagen --games 2 --nodes 300 --seed 11"));
+    assert!(c.lines().next().unwrap().contains(" --per-game 2 "));
+    let m = check_lines(&c);
+    assert!(m <= 4 && m < n && m > 0, "{m} of {n}");
+    let mut all = data.lines();
+    assert!(
+        c.lines()
+            .filter(|l| !l.starts_with('#'))
+            .all(|l| all.any(|x| x == l)),
+        "not an ordered subset"
+    );
+    assert_eq!(few(&dir.join("d.txt")), c);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -103,6 +136,35 @@ fn datagen_reads_pgn_games() {
             .filter(|l| !l.starts_with('#'))
             .all(|l| l.ends_with("[1.0]"))
     );
+    // --per-game 2: two of the second game's positions (the first game is
+    // too short to give any), the same two every time.
+    let few = || {
+        let o = stockman(&[
+            "datagen",
+            "--pgn",
+            path(&pgn),
+            "--out",
+            path(&out),
+            "--per-game",
+            "2",
+        ]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        std::fs::read_to_string(&out).unwrap()
+    };
+    let first = few();
+    assert!(first.starts_with(&format!(
+        "# stockman datagen --pgn {} --per-game 2",
+        path(&pgn)
+    )));
+    assert_eq!(check_lines(&first), 2);
+    let mut all = data.lines();
+    assert!(
+        first
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .all(|l| all.any(|x| x == l))
+    );
+    assert_eq!(few(), first);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -138,6 +200,36 @@ fn tune_writes_the_generated_source() {
     assert!(source.contains("//! Provenance:\n//! Tuned by `stockman tune`"));
     assert!(source.contains("stockman datagen --games 2 --nodes 300 --seed 3"));
     assert!(source.contains("tunable_weights! {") && source.contains("TEMPO: S = s("));
+    assert!(!source.contains("L2 penalty"));
+    // With an L2 penalty: reported and recorded.
+    let o = stockman(&[
+        "tune",
+        "--data",
+        path(&data),
+        "--epochs",
+        "3",
+        "--out",
+        path(&out),
+        "--min-count",
+        "1",
+        "--l2",
+        "0.01",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let stdout = text(&o.stdout);
+    assert!(stdout.contains("(objective with L2 0.01: "), "{stdout}");
+    assert!(text(&o.stderr).contains(" objective "));
+    let source = std::fs::read_to_string(&out).unwrap();
+    // The note is wrapped: join its lines.
+    let note: Vec<&str> = source
+        .lines()
+        .filter_map(|l| l.strip_prefix("//! "))
+        .collect();
+    let note = note.join(" ");
+    assert!(
+        note.contains("L2 penalty towards the starting weights, lambda = 0.01"),
+        "{note}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -193,6 +285,19 @@ fn bad_input_is_refused() {
         "bad.txt:2:",
     );
     fails(&["tune", "--data", path(&bad), "--rate", "0"], "positive");
+    fails(&["tune", "--data", path(&bad), "--l2=-1"], "non-negative");
+    fails(
+        &[
+            "datagen",
+            "--out",
+            path(&out),
+            "--games",
+            "1",
+            "--per-game",
+            "0",
+        ],
+        "--per-game",
+    );
     fails(&["tune"], "--data");
     std::fs::remove_dir_all(&dir).unwrap();
 }

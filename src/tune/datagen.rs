@@ -4,7 +4,7 @@
 //! quiet positions are labelled with its result. Game `i` depends only on
 //! the seed and `i`, so a run is reproducible whatever the thread count.
 
-use super::sample::{GameResult, QuietCheck, format_line, is_noisy};
+use super::sample::{GameResult, QuietCheck, format_line, is_noisy, keep_at_most};
 use crate::board::Board;
 use crate::research::rng::{SplitMix64, mix};
 use crate::score::{Depth, Score};
@@ -47,6 +47,9 @@ pub struct SelfPlay {
     /// Games reaching this many plies (after the random ones) are drawn.
     pub max_plies: u32,
     pub hash_mb: usize,
+    /// Keep at most this many of a game's positions, drawn with the game's
+    /// random generator after the game (which it does not change).
+    pub per_game: Option<usize>,
 }
 
 /// Why a game ended.
@@ -202,7 +205,12 @@ pub fn play_game(cfg: &SelfPlay, index: u64) -> Result<GameRecord, String> {
         // Only random plies can be drawn again; given openings are played as they are.
         let picky = cfg.random_plies > 0 && attempt < OPENING_TRIES;
         match play_from(cfg, &mut player, &mut quiet, board, picky) {
-            Some(record) => return Ok(record),
+            Some(mut record) => {
+                if let Some(n) = cfg.per_game {
+                    keep_at_most(&mut record.positions, n, &mut rng);
+                }
+                return Ok(record);
+            }
             None => continue,
         }
     }
@@ -276,6 +284,7 @@ mod tests {
             random_plies: 6,
             max_plies: 120,
             hash_mb: 1,
+            per_game: None,
         }
     }
 
@@ -298,6 +307,21 @@ mod tests {
             }
         }
         assert!(lines > 0);
+        // At most 3 per game: a subset of the same game's positions, in
+        // order, the same every time.
+        let few = SelfPlay {
+            per_game: Some(3),
+            ..cfg.clone()
+        };
+        for (i, full) in a.iter().enumerate() {
+            let g = play_game(&few, i as u64).unwrap();
+            assert_eq!((g.result, g.plies), (full.result, full.plies));
+            assert_eq!(g.positions.len(), full.positions.len().min(3));
+            let mut rest = full.positions.iter();
+            assert!(g.positions.iter().all(|p| rest.any(|q| q == p)));
+            assert_eq!(play_game(&few, i as u64).unwrap().positions, g.positions);
+        }
+        assert!(a.iter().any(|g| g.positions.len() > 3));
         // Another seed plays other games.
         let other = SelfPlay { seed: 8, ..cfg };
         assert_ne!(play_game(&other, 0).unwrap().positions, a[0].positions);

@@ -5,8 +5,9 @@
 
 use super::datagen::{Ending, GameRecord, MoveLimit, SelfPlay, play_game};
 use super::pgn::{game_positions, parse_pgn};
-use super::sample::{GameResult, QuietCheck, format_line};
+use super::sample::{GameResult, QuietCheck, format_line, keep_at_most};
 use crate::positions::parse_epd_positions;
+use crate::research::rng::{SplitMix64, mix};
 use crate::score::Depth;
 use crate::search::driver::MAX_DEPTH;
 use clap::Args;
@@ -69,6 +70,21 @@ pub struct DatagenArgs {
     /// Take the positions from the games of this PGN file instead of playing.
     #[arg(long, conflicts_with_all = ["games", "nodes", "depth", "openings", "random_plies", "seed"])]
     pub pgn: Option<PathBuf>,
+
+    /// Keep at most this many positions of each game, chosen at random with
+    /// the game's own seeded generator (with --pgn: one seeded by the game's
+    /// number), so a run stays reproducible [default: all of them].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub per_game: Option<u64>,
+}
+
+impl DatagenArgs {
+    /// ` --per-game N` for the header line, or nothing.
+    fn per_game_text(&self) -> String {
+        self.per_game
+            .map(|n| format!(" --per-game {n}"))
+            .unwrap_or_default()
+    }
 }
 
 /// Tallies of a run.
@@ -148,6 +164,7 @@ fn self_play(args: &DatagenArgs, threads: usize) -> Result<(), String> {
         random_plies: args.random_plies,
         max_plies: args.max_plies,
         hash_mb: args.hash as usize,
+        per_game: args.per_game.map(|n| n as usize),
     };
     let limit_text = match limit {
         MoveLimit::Nodes(n) => format!("--nodes {n}"),
@@ -158,11 +175,12 @@ fn self_play(args: &DatagenArgs, threads: usize) -> Result<(), String> {
     writeln!(
         out,
         "# stockman datagen --games {games} {limit_text} --seed {} --random-plies {} \
-         --max-plies {} --hash {} (openings: {openings_name}; stockman {})",
+         --max-plies {} --hash {}{} (openings: {openings_name}; stockman {})",
         args.seed,
         args.random_plies,
         args.max_plies,
         args.hash,
+        args.per_game_text(),
         env!("CARGO_PKG_VERSION")
     )
     .map_err(&err)?;
@@ -247,8 +265,9 @@ fn from_pgn(args: &DatagenArgs, pgn: &Path) -> Result<(), String> {
     let err = io(&args.out);
     writeln!(
         out,
-        "# stockman datagen --pgn {} ({} games; stockman {})",
+        "# stockman datagen --pgn {}{} ({} games; stockman {})",
         pgn.display(),
+        args.per_game_text(),
         games.len(),
         env!("CARGO_PKG_VERSION")
     )
@@ -264,8 +283,17 @@ fn from_pgn(args: &DatagenArgs, pgn: &Path) -> Result<(), String> {
     for (c, part) in games.chunks(chunk).enumerate() {
         let done: Vec<Option<(GameResult, GamePositions)>> = part
             .par_iter()
-            .map_init(QuietCheck::new, |quiet, g| {
-                g.result().map(|r| (r, game_positions(g, quiet)))
+            .enumerate()
+            .map_init(QuietCheck::new, |quiet, (i, g)| {
+                g.result().map(|r| {
+                    let mut fens = game_positions(g, quiet);
+                    if let (Some(n), Ok(fens)) = (args.per_game, &mut fens) {
+                        // Game numbers from 1, as the messages count them.
+                        let number = (c * chunk + i + 1) as u64;
+                        keep_at_most(fens, n as usize, &mut SplitMix64::new(mix(number)));
+                    }
+                    (r, fens)
+                })
             })
             .collect();
         for (i, d) in done.into_iter().enumerate() {

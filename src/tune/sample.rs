@@ -4,6 +4,7 @@
 
 use crate::board::Board;
 use crate::eval::evaluate;
+use crate::research::rng::SplitMix64;
 use crate::score::Score;
 use crate::search::{SearchControl, SearchMode, SearchTables, Searcher};
 use crate::tt::TranspositionTable;
@@ -51,6 +52,30 @@ impl GameResult {
 /// One data line: `<FEN> [<result>]`.
 pub fn format_line(fen: &str, result: GameResult) -> String {
     format!("{fen} [{}]", result.label())
+}
+
+/// Keeps at most `n` of `items`, chosen uniformly at random with `rng`
+/// (a partial Fisher-Yates shuffle of the indices), in their original order;
+/// draws nothing from `rng` when there are `n` or fewer.
+pub fn keep_at_most<T>(items: &mut Vec<T>, n: usize, rng: &mut SplitMix64) {
+    let len = items.len();
+    if len <= n {
+        return;
+    }
+    let mut order: Vec<usize> = (0..len).collect();
+    for i in 0..n {
+        let j = rng.in_range(i as i64, len as i64 - 1) as usize;
+        order.swap(i, j);
+    }
+    let mut keep = vec![false; len];
+    for &i in &order[..n] {
+        keep[i] = true;
+    }
+    let mut i = 0;
+    items.retain(|_| {
+        i += 1;
+        keep[i - 1]
+    });
 }
 
 /// Is `m` a capture or a promotion (not a quiet best move)?
@@ -119,6 +144,32 @@ mod tests {
         // In check: never quiet.
         let check = Board::from_fen("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1").unwrap();
         assert!(!q.is_quiet(&check));
+    }
+
+    #[test]
+    fn at_most_n_are_kept_in_order_and_reproducibly() {
+        let all: Vec<u32> = (0..50).collect();
+        let pick = |n: usize, seed: u64| {
+            let mut v = all.clone();
+            keep_at_most(&mut v, n, &mut SplitMix64::new(seed));
+            v
+        };
+        let a = pick(7, 1);
+        assert_eq!(a.len(), 7);
+        assert!(a.windows(2).all(|p| p[0] < p[1]), "{a:?}");
+        assert_eq!(pick(7, 1), a);
+        assert_ne!(pick(7, 2), a);
+        assert!(pick(0, 1).is_empty());
+        assert_eq!(pick(50, 1), all);
+        assert_eq!(pick(80, 1), all);
+        // Every position can be chosen.
+        let mut seen = [false; 50];
+        for seed in 0..200 {
+            for i in pick(3, seed) {
+                seen[i as usize] = true;
+            }
+        }
+        assert!(seen.iter().all(|&s| s));
     }
 
     #[test]
