@@ -56,7 +56,7 @@ pub struct TuneArgs {
     /// halves) of ((w - w0) / 100 cp)²; so a weight 100 cp from its start
     /// costs LAMBDA. 0.001 mostly holds back rarely used weights and
     /// correlated groups, 0.01 pulls common ones too; 0: no penalty.
-    #[arg(long, default_value_t = 0.0, value_parser = non_negative)]
+    #[arg(long, value_name = "LAMBDA", default_value_t = 0.0, value_parser = non_negative)]
     pub l2: f64,
 }
 
