@@ -100,7 +100,12 @@ pub fn provenance(text: &str) -> Vec<String> {
         .map(|(_, rest)| {
             rest.lines()
                 .take_while(|l| l.starts_with("//!"))
-                .map(|l| l.trim_start_matches("//!").trim_start().to_string())
+                .map(|l| {
+                    // `render` writes "//! " before each line: take that one
+                    // space off and keep any indentation of the note itself.
+                    let l = l.trim_start_matches("//!");
+                    l.strip_prefix(' ').unwrap_or(l).to_string()
+                })
                 .collect()
         })
         .unwrap_or_default()
