@@ -18,6 +18,18 @@ pub enum Bound {
 }
 
 impl Bound {
+    /// What a fail-soft search result `best` of the window (alpha, beta)
+    /// says about the node's value.
+    pub fn of_result(best: Score, alpha: Score, beta: Score) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
     fn from_bits(bits: u64) -> Option<Bound> {
         match bits & 3 {
             1 => Some(Bound::Lower),

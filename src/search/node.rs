@@ -477,14 +477,8 @@ impl Searcher {
                 quiets_tried.push(m);
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha_orig {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
         if !(root && self.root_restricted) {
+            let bound = Bound::of_result(best, alpha_orig, beta);
             self.tt.store(key, ply, best_move, best, depth, bound);
         }
         if root && let Some(mv) = best_move {
@@ -589,13 +583,7 @@ impl Searcher {
             }
         }
         if selective {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > alpha_orig {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of_result(best, alpha_orig, beta);
             self.tt
                 .store(key, ply, best_move, best, QSEARCH_DEPTH, bound);
         }
