@@ -142,15 +142,21 @@ impl Board {
     /// Plays a legal move (the caller guarantees legality).
     #[inline]
     pub fn play(&mut self, m: Move) {
+        // The copy is made straight into its stack slot and played there:
+        // building it on the side and pushing it would copy the position twice.
         let top = self.top();
-        let mut pos = top.pos.clone();
-        pos.play_unchecked(m);
-        let key = next_key(&top.pos, &pos, top.key, m);
-        self.stack.push(State {
-            pos,
-            key,
+        let child = State {
+            pos: top.pos.clone(),
+            key: top.key,
             after_null: false,
-        });
+        };
+        self.stack.push(child);
+        let [parent, child] = self
+            .stack
+            .last_chunk_mut::<2>()
+            .expect("a move was just pushed onto a non-empty stack");
+        child.pos.play_unchecked(m);
+        child.key = next_key(&parent.pos, &child.pos, parent.key, m);
     }
 
     /// The side to move passes (null-move pruning). Fails, leaving the board
