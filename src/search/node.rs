@@ -327,7 +327,9 @@ impl Searcher {
         // The TT move is tried before the other moves are even scored: when
         // it cuts off, no SEE or history lookup is spent on the rest.
         let tt_first = tt_move.find_in(&moves);
-        let mut picker: Option<MovePicker> = None;
+        // Filled only past the TT move, in place (see MovePicker::empty).
+        let mut picker = MovePicker::empty();
+        let mut picker_filled = false;
         let mut index = 0;
         let alpha_orig = alpha;
         let mut best = -Score::INFINITE;
@@ -342,8 +344,8 @@ impl Searcher {
             let m = match (index, tt_first) {
                 (0, Some(first)) => first,
                 _ => {
-                    let picker = picker.get_or_insert_with(|| {
-                        let mut p = MovePicker::new(
+                    if !picker_filled {
+                        picker.fill(
                             &moves,
                             &OrderingContext {
                                 pos: self.board.pos(),
@@ -355,12 +357,12 @@ impl Searcher {
                                 captures: CaptureOrder::BySee,
                             },
                         );
+                        picker_filled = true;
                         if tt_first.is_some() {
                             // The picker hands out the TT move first: already searched.
-                            p.next();
+                            picker.next();
                         }
-                        p
-                    });
+                    }
                     match picker.next() {
                         Some(m) => m,
                         None => break,
@@ -370,10 +372,22 @@ impl Searcher {
             let move_index = index;
             index += 1;
             let quiet = !is_tactical(m);
-            // Moves that lose material by exchange at low depth, once some
-            // move has been searched (SEE before the move is played).
-            let loses_exchange = may_prune_by_see
-                && best > -Score::MATE_BOUND
+            // A move that does not give check is pruned when it is a late or
+            // futile quiet, or loses material by exchange at low depth; once
+            // some move has been searched. The cheap tests come first: SEE
+            // (taken before the move is played) only for moves they keep.
+            let may_prune = best > -Score::MATE_BOUND;
+            let late_or_futile = may_prune_quiets && quiet && may_prune && {
+                let late = depth <= LMP_MAX_DEPTH
+                    && quiets_tried.len() >= late_move_limit(depth, improving);
+                let futile = depth <= FUTILITY_MAX_DEPTH
+                    && is_plain(alpha)
+                    && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
+                late || futile
+            };
+            let loses_exchange = !late_or_futile
+                && may_prune_by_see
+                && may_prune
                 && depth <= SEE_PRUNE_MAX_DEPTH
                 && !see_at_least(
                     self.board.pos(),
@@ -385,22 +399,12 @@ impl Searcher {
                     },
                 );
             self.board.play(m);
+            self.tt.prefetch(self.board.key());
             self.line[ply] = Some(PieceTo::new(turn, m));
             let gives_check = self.board.in_check();
-            if loses_exchange && !gives_check {
+            if (late_or_futile || loses_exchange) && !gives_check {
                 self.board.undo();
                 continue;
-            }
-            if may_prune_quiets && quiet && !gives_check && best > -Score::MATE_BOUND {
-                let late = depth <= LMP_MAX_DEPTH
-                    && quiets_tried.len() >= late_move_limit(depth, improving);
-                let futile = depth <= FUTILITY_MAX_DEPTH
-                    && is_plain(alpha)
-                    && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
-                if late || futile {
-                    self.board.undo();
-                    continue;
-                }
             }
             let full_window_child = move_index == 0 || self.scheme == NodeScheme::AlphaBeta;
             let score = if move_index == 0 {
@@ -540,8 +544,9 @@ impl Searcher {
             moves.retain(|m| is_tactical(*m));
         }
         let skip_losing = !in_check && self.mode == SearchMode::Normal;
-        let picker = if in_check {
-            MovePicker::new(
+        let mut picker = MovePicker::empty();
+        if in_check {
+            picker.fill(
                 &moves,
                 &OrderingContext {
                     pos: self.board.pos(),
@@ -552,12 +557,12 @@ impl Searcher {
                     counter_move: None,
                     captures: CaptureOrder::MvvLvaOnly,
                 },
-            )
+            );
         } else {
-            MovePicker::tactical(&moves, self.board.pos(), skip_losing)
-        };
+            picker.fill_tactical(&moves, self.board.pos(), skip_losing);
+        }
         let mut best_move = None;
-        for m in picker {
+        for m in &mut picker {
             if delta_prune
                 && m.promotion().is_none()
                 && stand_pat + m.capture().map_or(0, |r| SEE_VALUE[role_index(r)]) + DELTA_MARGIN
@@ -566,6 +571,7 @@ impl Searcher {
                 continue;
             }
             self.board.play(m);
+            self.tt.prefetch(self.board.key());
             let score = -self.qsearch(-beta, -alpha, ply + 1);
             self.board.undo();
             if self.stopped {

@@ -161,9 +161,28 @@ pub struct OrderingContext<'a> {
 }
 
 impl MovePicker {
+    /// A picker with no moves yet; `fill` or `fill_tactical` scores them in
+    /// place. Search nodes build their picker this way: returning a filled
+    /// one by value copies its whole move array (kilobytes per node).
+    pub const fn empty() -> MovePicker {
+        MovePicker {
+            moves: ArrayVec::new_const(),
+            next: 0,
+        }
+    }
+
     pub fn new(moves: &MoveList, ctx: &OrderingContext<'_>) -> MovePicker {
+        let mut picker = MovePicker::empty();
+        picker.fill(moves, ctx);
+        picker
+    }
+
+    /// Replaces the moves with `moves`, scored for `ctx`.
+    pub fn fill(&mut self, moves: &MoveList, ctx: &OrderingContext<'_>) {
         let turn = shakmaty::Position::turn(ctx.pos);
-        let mut scored = ArrayVec::new();
+        let scored = &mut self.moves;
+        scored.clear();
+        self.next = 0;
         for &m in moves {
             let key = if !ctx.tt_move.is_none() && PackedMove::pack(m) == ctx.tt_move {
                 TT_MOVE_KEY
@@ -189,28 +208,28 @@ impl MovePicker {
             };
             scored.push(Scored { mv: m, key });
         }
-        MovePicker {
-            moves: scored,
-            next: 0,
-        }
     }
 
     /// Captures and promotions only, by MVV-LVA; with `skip_losing`, captures
     /// that lose material by SEE are left out.
     pub fn tactical(moves: &MoveList, pos: &shakmaty::Chess, skip_losing: bool) -> MovePicker {
-        let mut scored = ArrayVec::new();
+        let mut picker = MovePicker::empty();
+        picker.fill_tactical(moves, pos, skip_losing);
+        picker
+    }
+
+    /// `tactical`, in place.
+    pub fn fill_tactical(&mut self, moves: &MoveList, pos: &shakmaty::Chess, skip_losing: bool) {
+        self.moves.clear();
+        self.next = 0;
         for &m in moves {
             if skip_losing && !see_at_least(pos, m, 0) {
                 continue;
             }
-            scored.push(Scored {
+            self.moves.push(Scored {
                 mv: m,
                 key: mvv_lva(m),
             });
-        }
-        MovePicker {
-            moves: scored,
-            next: 0,
         }
     }
 
