@@ -6,6 +6,7 @@ pub mod backends;
 pub mod continuation;
 pub mod control;
 pub mod driver;
+pub mod eval_cache;
 pub mod limits;
 pub mod node;
 pub mod oracle;

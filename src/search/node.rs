@@ -5,13 +5,14 @@
 
 use super::continuation::{ContinuationHistory, CounterMoves, LineContext, PieceTo};
 use super::control::SearchControl;
+use super::eval_cache::EvalCache;
 use super::ordering::{CaptureOrder, History, Killers, MovePicker, OrderingContext, is_tactical};
 use super::pv::PvTable;
 use super::see::see_at_least;
 use super::selectivity::*;
 use super::{SearchMode, SearchStats};
 use crate::board::{Board, RepetitionRule};
-use crate::eval::{SEE_VALUE, evaluate, role_index};
+use crate::eval::{SEE_VALUE, role_index};
 use crate::score::{Depth, MAX_PLY, Ply, Score};
 use crate::time::TimeBudget;
 use crate::tt::{Bound, PackedMove, TranspositionTable, TtHit};
@@ -41,6 +42,7 @@ pub struct SearchTables {
     pub killers: Killers,
     pub continuation: ContinuationHistory,
     pub counter_moves: CounterMoves,
+    pub eval_cache: EvalCache,
 }
 
 impl SearchTables {
@@ -49,6 +51,7 @@ impl SearchTables {
         self.killers.clear();
         self.continuation.clear();
         self.counter_moves.clear();
+        self.eval_cache.clear();
     }
 }
 
@@ -231,7 +234,7 @@ impl Searcher {
                 return Score::DRAW;
             }
             if ply >= MAX_PLY - 1 {
-                return evaluate(&self.board);
+                return self.tables.eval_cache.evaluate(&self.board);
             }
         } else {
             self.stats.nodes += 1;
@@ -263,7 +266,7 @@ impl Searcher {
         // (Not refined by TT bounds: a bound from a shallower search, used
         // for reverse futility, hid the quiet mate of the mate-in-2 test.)
         let static_eval = if selective && !in_check {
-            evaluate(&self.board)
+            self.tables.eval_cache.evaluate(&self.board)
         } else {
             -Score::INFINITE
         };
@@ -506,7 +509,7 @@ impl Searcher {
     fn quiescence_body(&mut self, mut alpha: Score, beta: Score, ply: Ply) -> Score {
         self.stats.qnodes += 1;
         if ply >= MAX_PLY - 1 {
-            return evaluate(&self.board);
+            return self.tables.eval_cache.evaluate(&self.board);
         }
         let selective = self.mode == SearchMode::Normal;
         let key = self.board.key();
@@ -525,7 +528,7 @@ impl Searcher {
         let mut best = -Score::INFINITE;
         let mut stand_pat = -Score::INFINITE;
         if !in_check {
-            stand_pat = refine_with_tt(evaluate(&self.board), hit);
+            stand_pat = refine_with_tt(self.tables.eval_cache.evaluate(&self.board), hit);
             if stand_pat >= beta {
                 return stand_pat;
             }
