@@ -3,7 +3,8 @@
 //! torn write from another thread is seen as a miss, never as a wrong hit.
 
 use crate::score::{Depth, Ply, Score};
-use shakmaty::{Move, MoveList};
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Move, MoveList, Role, Square};
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 /// What a stored score says about the true value.
@@ -57,6 +58,29 @@ impl PackedMove {
 
     pub fn is_none(self) -> bool {
         self.0 == 0
+    }
+
+    /// The legal move this stands for in `pos`, if there is one: found and
+    /// checked without generating every legal move.
+    pub fn to_legal(self, pos: &Chess) -> Option<Move> {
+        if self.is_none() {
+            return None;
+        }
+        let from = Square::new(u32::from(self.0 & 63));
+        let to = Square::new(u32::from((self.0 >> 6) & 63));
+        let promotion = match self.0 >> 12 {
+            0 => None,
+            role => Some(Role::try_from(u32::from(role)).ok()?),
+        };
+        UciMove::Normal {
+            from,
+            to,
+            promotion,
+        }
+        .to_move(pos)
+        .ok()
+        // e1c1 also reads as castling, which packs as e1a1: not this move.
+        .filter(|&m| PackedMove::pack(m) == self)
     }
 
     /// The legal move this stands for, if it is among `moves`.
@@ -405,6 +429,57 @@ mod tests {
     use shakmaty::{Chess, Position};
 
     const BOTH: [BoundStorage; 2] = [BoundStorage::Single, BoundStorage::Dual];
+
+    /// `to_legal` agrees with `find_in` over every legal move and every
+    /// other packed value: castling (both modes), en passant, promotions,
+    /// pins and checks included.
+    #[test]
+    fn to_legal_is_find_in_without_generation() {
+        use shakmaty::CastlingMode;
+        use shakmaty::fen::Fen;
+        let fens = [
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                CastlingMode::Standard,
+            ),
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                CastlingMode::Standard,
+            ),
+            (
+                "8/2p5/3p4/KP5r/1R3pPk/8/4P3/8 b - g3 0 1",
+                CastlingMode::Standard,
+            ),
+            (
+                "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+                CastlingMode::Standard,
+            ),
+            (
+                "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+                CastlingMode::Standard,
+            ),
+            ("4k3/8/8/8/8/8/3r4/R3K2R w KQ - 0 1", CastlingMode::Standard),
+            (
+                "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+                CastlingMode::Chess960,
+            ),
+            (
+                "2r1kr2/8/8/8/8/8/8/1R2K1R1 w GBfc - 0 1",
+                CastlingMode::Chess960,
+            ),
+        ];
+        for (fen, mode) in fens {
+            let pos: Chess = fen.parse::<Fen>().unwrap().into_position(mode).unwrap();
+            let moves = pos.legal_moves();
+            for &m in &moves {
+                assert_eq!(PackedMove::pack(m).to_legal(&pos), Some(m), "{fen} {m:?}");
+            }
+            for raw in 0..=u16::MAX {
+                let p = PackedMove(raw);
+                assert_eq!(p.to_legal(&pos), p.find_in(&moves), "{fen} {raw}");
+            }
+        }
+    }
 
     #[test]
     fn store_and_probe_round_trip() {

@@ -223,6 +223,16 @@ impl Searcher {
     /// The shared node procedure: fail-soft negamax alpha-beta with memory.
     /// In Normal mode it also extends checks and prunes and reduces
     /// selectively (see `selectivity`); Pure mode searches the full tree.
+    /// The moves of the current node: the root's (perhaps restricted)
+    /// list, or every legal move.
+    fn node_moves(&self, root: bool) -> MoveList {
+        if root {
+            self.root_moves.clone()
+        } else {
+            self.board.legal_moves()
+        }
+    }
+
     pub fn negamax(&mut self, mut alpha: Score, beta: Score, mut depth: Depth, ply: Ply) -> Score {
         self.pv.clear(ply);
         let root = ply == 0;
@@ -307,17 +317,24 @@ impl Searcher {
             depth -= 1;
         }
 
-        let moves = if root {
-            self.root_moves.clone()
+        // The TT move is tried before the other moves are even generated or
+        // scored: when it cuts off, no move generation, SEE or history
+        // lookup is spent on the rest. (Its legality is checked on its own.)
+        let tt_first = if root {
+            tt_move.find_in(&self.root_moves)
         } else {
-            self.board.legal_moves()
+            tt_move.to_legal(self.board.pos())
         };
-        if moves.is_empty() {
-            return if in_check {
-                Score::mated_in(ply)
-            } else {
-                Score::DRAW
-            };
+        let mut moves = MoveList::new();
+        if tt_first.is_none() {
+            moves = self.node_moves(root);
+            if moves.is_empty() {
+                return if in_check {
+                    Score::mated_in(ply)
+                } else {
+                    Score::DRAW
+                };
+            }
         }
 
         let turn = self.board.turn();
@@ -327,9 +344,6 @@ impl Searcher {
             ply.checked_sub(2).and_then(|p| self.line[p]),
         ];
         let counter_move = self.tables.counter_moves.get(line_context[0]);
-        // The TT move is tried before the other moves are even scored: when
-        // it cuts off, no SEE or history lookup is spent on the rest.
-        let tt_first = tt_move.find_in(&moves);
         // Filled only past the TT move, in place (see MovePicker::empty).
         let mut picker = MovePicker::empty();
         let mut picker_filled = false;
@@ -348,6 +362,9 @@ impl Searcher {
                 (0, Some(first)) => first,
                 _ => {
                     if !picker_filled {
+                        if tt_first.is_some() {
+                            moves = self.node_moves(root);
+                        }
                         picker.fill(
                             &moves,
                             &OrderingContext {
