@@ -12,6 +12,7 @@ pub mod node;
 pub mod oracle;
 pub mod ordering;
 pub mod pv;
+pub mod reusable;
 pub mod see;
 pub mod selectivity;
 
@@ -19,6 +20,7 @@ pub use control::SearchControl;
 pub use driver::{Info, search};
 pub use limits::Limits;
 pub use node::{SearchTables, Searcher};
+pub use reusable::ReusableSearch;
 
 use crate::score::{Depth, Score};
 use shakmaty::Move;

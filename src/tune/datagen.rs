@@ -8,10 +8,8 @@ use super::sample::{GameResult, QuietCheck, format_line, is_noisy, keep_at_most}
 use crate::board::Board;
 use crate::research::rng::{SplitMix64, mix};
 use crate::score::{Depth, Score};
-use crate::search::{Limits, SearchControl, SearchParams, SearchTables, Searcher, search};
-use crate::tt::TranspositionTable;
+use crate::search::{Limits, ReusableSearch, SearchParams, search};
 use shakmaty::{CastlingMode, Chess};
-use std::sync::Arc;
 
 /// A score at least this large (centipawns, either way) ...
 pub const RESIGN_SCORE: i32 = 1000;
@@ -86,9 +84,7 @@ impl GameRecord {
 
 /// Searches one move with the game's table and ordering tables.
 struct Player {
-    tt: Arc<TranspositionTable>,
-    tables: Option<Box<SearchTables>>,
-    control: Arc<SearchControl>,
+    search: ReusableSearch,
     params: SearchParams,
     limits: Limits,
 }
@@ -101,9 +97,7 @@ impl Player {
             MoveLimit::Depth(d) => limits.depth = Some(d),
         }
         Ok(Player {
-            tt: Arc::new(TranspositionTable::new(cfg.hash_mb)?),
-            tables: Some(Box::default()),
-            control: Arc::new(SearchControl::default()),
+            search: ReusableSearch::new(cfg.hash_mb)?,
             params: SearchParams {
                 move_overhead_ms: 0,
                 ..SearchParams::default()
@@ -114,22 +108,15 @@ impl Player {
 
     /// A fresh game: empty table and ordering tables.
     fn new_game(&mut self) {
-        self.tt.clear();
-        self.tables = Some(Box::default());
+        self.search.clear();
     }
 
     /// The best move and its score (side to move); the position has moves.
     fn think(&mut self, board: &Board) -> (shakmaty::Move, Score) {
-        let tables = self.tables.take().unwrap_or_default();
-        let mut s = Searcher::new(
-            board.clone(),
-            self.tt.clone(),
-            tables,
-            self.control.clone(),
-            self.params.mode,
-        );
-        let result = search(&mut s, &self.params, &self.limits, &mut |_| {});
-        self.tables = Some(s.into_tables());
+        let (params, limits) = (&self.params, &self.limits);
+        let result = self.search.run(board, params.mode, |s| {
+            search(s, params, limits, &mut |_| {})
+        });
         let best = result.best_move.unwrap_or_else(|| board.legal_moves()[0]);
         (best, result.score)
     }

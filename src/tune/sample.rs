@@ -6,10 +6,8 @@ use crate::board::Board;
 use crate::eval::evaluate;
 use crate::research::rng::SplitMix64;
 use crate::score::Score;
-use crate::search::{SearchControl, SearchMode, SearchTables, Searcher};
-use crate::tt::TranspositionTable;
+use crate::search::{ReusableSearch, SearchMode};
 use shakmaty::Move;
-use std::sync::Arc;
 
 /// A finished game's result.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -87,9 +85,7 @@ pub fn is_noisy(m: Move) -> bool {
 /// positions (its table is cleared for each, so the answer depends on the
 /// position alone).
 pub struct QuietCheck {
-    tt: Arc<TranspositionTable>,
-    tables: Option<Box<SearchTables>>,
-    control: Arc<SearchControl>,
+    search: ReusableSearch,
 }
 
 impl Default for QuietCheck {
@@ -102,9 +98,7 @@ impl QuietCheck {
     pub fn new() -> QuietCheck {
         QuietCheck {
             // The smallest table: quiescence searches are small.
-            tt: Arc::new(TranspositionTable::new(1).expect("a 1 MB table")),
-            tables: Some(Box::default()),
-            control: Arc::new(SearchControl::default()),
+            search: ReusableSearch::new(1).expect("a 1 MB table"),
         }
     }
 
@@ -115,17 +109,10 @@ impl QuietCheck {
         if board.in_check() {
             return false;
         }
-        self.tt.clear();
-        let tables = self.tables.take().unwrap_or_default();
-        let mut s = Searcher::new(
-            board.clone(),
-            self.tt.clone(),
-            tables,
-            self.control.clone(),
-            SearchMode::Normal,
-        );
-        let q = s.qsearch(-Score::INFINITE, Score::INFINITE, 0);
-        self.tables = Some(s.into_tables());
+        self.search.clear_tt();
+        let q = self.search.run(board, SearchMode::Normal, |s| {
+            s.qsearch(-Score::INFINITE, Score::INFINITE, 0)
+        });
         q == evaluate(board)
     }
 }
