@@ -7,7 +7,7 @@ use shakmaty::Color;
 use std::time::Duration;
 
 /// Moves assumed left in a sudden-death game.
-const SUDDEN_DEATH_MOVES: u32 = 25;
+const SUDDEN_DEATH_MOVES: u32 = 20;
 /// Never plan to use more than this fraction (percent) of the remaining clock on one move.
 const MAX_SHARE_PERCENT: u64 = 40;
 /// The hard limit may exceed the soft one by this factor.
@@ -53,7 +53,7 @@ impl TimeBudget {
                 .unwrap_or(SUDDEN_DEATH_MOVES)
                 .clamp(1, SUDDEN_DEATH_MOVES);
             let ceiling = left * MAX_SHARE_PERCENT as u32 / 100;
-            let ideal = left / moves + inc * 3 / 4;
+            let ideal = left / moves + inc;
             let soft = ideal.min(ceiling).max(MIN_BUDGET);
             let hard = (soft * HARD_OVER_SOFT).min(ceiling).max(soft);
             let clock_budget = TimeBudget {

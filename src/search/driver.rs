@@ -14,7 +14,7 @@ use std::time::Duration;
 /// Another iteration is started only while less than this share of the soft
 /// limit has gone: the next one takes longer than all before it together, and
 /// one cut short by the hard limit is wasted.
-const NEXT_ITERATION_SHARE: f64 = 0.5;
+const NEXT_ITERATION_SHARE: f64 = 0.6;
 
 /// Deepest iteration the driver starts.
 pub const MAX_DEPTH: Depth = MAX_PLY as Depth - 8;
