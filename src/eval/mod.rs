@@ -16,7 +16,7 @@ pub mod registry;
 mod scaling;
 pub mod tapered;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 mod threats;
 pub mod trace;
 mod tuned;

@@ -220,9 +220,6 @@ impl Searcher {
         self.negamax(alpha, beta, depth.max(1), 0)
     }
 
-    /// The shared node procedure: fail-soft negamax alpha-beta with memory.
-    /// In Normal mode it also extends checks and prunes and reduces
-    /// selectively (see `selectivity`); Pure mode searches the full tree.
     /// The moves of the current node: the root's (perhaps restricted)
     /// list, or every legal move.
     fn node_moves(&self, root: bool) -> MoveList {
@@ -233,6 +230,9 @@ impl Searcher {
         }
     }
 
+    /// The shared node procedure: fail-soft negamax alpha-beta with memory.
+    /// In Normal mode it also extends checks and prunes and reduces
+    /// selectively (see `selectivity`); Pure mode searches the full tree.
     pub fn negamax(&mut self, mut alpha: Score, beta: Score, mut depth: Depth, ply: Ply) -> Score {
         self.pv.clear(ply);
         let root = ply == 0;

@@ -210,15 +210,9 @@ impl MovePicker {
         }
     }
 
-    /// Captures and promotions only, by MVV-LVA; with `skip_losing`, captures
-    /// that lose material by SEE are left out.
-    pub fn tactical(moves: &MoveList, pos: &shakmaty::Chess, skip_losing: bool) -> MovePicker {
-        let mut picker = MovePicker::empty();
-        picker.fill_tactical(moves, pos, skip_losing);
-        picker
-    }
-
-    /// `tactical`, in place.
+    /// Replaces the moves with the captures and promotions of `moves`, by
+    /// MVV-LVA; with `skip_losing`, captures that lose material by SEE are
+    /// left out.
     pub fn fill_tactical(&mut self, moves: &MoveList, pos: &shakmaty::Chess, skip_losing: bool) {
         self.moves.clear();
         self.next = 0;
