@@ -62,6 +62,17 @@ pub struct RootBest {
     pub score: Score,
 }
 
+/// What the search without the TT move says about it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Singularity {
+    /// Every other move fails low by the margin: the TT move is extended.
+    Singular,
+    /// Other moves reach beta as well: the node fails high with this score.
+    MultiCut(Score),
+    /// Neither: the TT move is searched as usual.
+    Ordinary,
+}
+
 /// One thread's search state.
 pub struct Searcher {
     pub board: Board,
@@ -89,6 +100,10 @@ pub struct Searcher {
     static_evals: [Score; MAX_PLY + 1],
     /// The move played at each ply of the current line (`None` for a null move).
     line: [Option<PieceTo>; MAX_PLY + 1],
+    /// The move left out at each ply by a singular-extension search.
+    excluded: [Option<Move>; MAX_PLY + 1],
+    /// The depth of the current root search (bounds how far extensions reach).
+    root_depth: Depth,
 }
 
 impl Searcher {
@@ -120,6 +135,8 @@ impl Searcher {
             root_best: None,
             static_evals: [-Score::INFINITE; MAX_PLY + 1],
             line: [None; MAX_PLY + 1],
+            excluded: [None; MAX_PLY + 1],
+            root_depth: 0,
         }
     }
 
@@ -217,6 +234,7 @@ impl Searcher {
     pub fn search_root(&mut self, alpha: Score, beta: Score, depth: Depth) -> Score {
         self.stats.passes += 1;
         self.root_best = None;
+        self.root_depth = depth.max(1);
         self.negamax(alpha, beta, depth.max(1), 0)
     }
 
@@ -262,10 +280,14 @@ impl Searcher {
         }
 
         let pv_node = beta.0 - alpha.0 > 1;
+        // Set when this is a singular-extension search of the node: the
+        // TT move is left out, and the result is not the node's value.
+        let excluded = self.excluded[ply];
         let key = self.board.key();
         let hit = self.tt.probe(key, ply);
         let tt_move = hit.map_or(PackedMove::NONE, |h| h.mv);
         if !root
+            && excluded.is_none()
             && let Some(h) = hit
             && let Some(score) = h.cut(depth, alpha, beta, !selective)
         {
@@ -287,7 +309,7 @@ impl Searcher {
             && ply >= 2
             && (self.static_evals[ply - 2] == -Score::INFINITE
                 || static_eval > self.static_evals[ply - 2]);
-        if selective && !root && !pv_node && !in_check && is_plain(beta) {
+        if selective && !root && !pv_node && !in_check && excluded.is_none() && is_plain(beta) {
             if depth <= RFP_MAX_DEPTH
                 && static_eval - RFP_MARGIN_PER_DEPTH * (depth - Depth::from(improving)) >= beta
             {
@@ -320,11 +342,32 @@ impl Searcher {
         // The TT move is tried before the other moves are even generated or
         // scored: when it cuts off, no move generation, SEE or history
         // lookup is spent on the rest. (Its legality is checked on its own.)
-        let tt_first = if root {
+        let tt_first = if excluded.is_some() {
+            None
+        } else if root {
             tt_move.find_in(&self.root_moves)
         } else {
             tt_move.to_legal(self.board.pos())
         };
+
+        // Singular extension (see `singularity`).
+        let mut tt_move_extension = 0;
+        if selective
+            && !root
+            && let Some(first) = tt_first
+            && let Some(h) = hit
+            && depth >= SINGULAR_MIN_DEPTH
+            && h.depth >= depth - SINGULAR_TT_DEPTH_SLACK
+            && is_plain(h.lower)
+            && (ply as Depth) < 2 * self.root_depth
+        {
+            match self.singularity(first, h.lower, beta, depth, ply) {
+                None => return Score::ZERO,
+                Some(Singularity::Singular) => tt_move_extension = 1,
+                Some(Singularity::MultiCut(score)) => return score,
+                Some(Singularity::Ordinary) => {}
+            }
+        }
         let mut moves = MoveList::new();
         if tt_first.is_none() {
             moves = self.node_moves(root);
@@ -391,6 +434,9 @@ impl Searcher {
             };
             let move_index = index;
             index += 1;
+            if excluded == Some(m) {
+                continue;
+            }
             let quiet = !is_tactical(m);
             // A move that does not give check is pruned when it is a late or
             // futile quiet, or loses material by exchange at low depth; once
@@ -428,7 +474,12 @@ impl Searcher {
             }
             let full_window_child = move_index == 0 || self.scheme == NodeScheme::AlphaBeta;
             let score = if move_index == 0 {
-                -self.negamax(-beta, -alpha, depth - 1, ply + 1)
+                let extension = if tt_first == Some(m) {
+                    tt_move_extension
+                } else {
+                    0
+                };
+                -self.negamax(-beta, -alpha, depth - 1 + extension, ply + 1)
             } else {
                 // Late moves first get a reduced search; a fail high is verified.
                 let mut reduction = 0;
@@ -501,6 +552,14 @@ impl Searcher {
                 quiets_tried.push(m);
             }
         }
+        if excluded.is_some() {
+            // Only the excluded move, or only pruned ones: the others fail low.
+            return if best == -Score::INFINITE {
+                alpha
+            } else {
+                best
+            };
+        }
         if !(root && self.root_restricted) {
             let bound = Bound::of_result(best, alpha_orig, beta);
             self.tt.store(key, ply, best_move, best, depth, bound);
@@ -509,6 +568,33 @@ impl Searcher {
             self.root_best = Some(RootBest { mv, score: best });
         }
         best
+    }
+
+    /// Is the TT move `tt_move`, whose stored lower bound is `tt_lower`,
+    /// singular: do all the other moves fail low against that bound less a
+    /// margin, in a null-window search to half the depth without it? Leaves
+    /// the TT entry of the node as it was. `None` when the search was stopped.
+    fn singularity(
+        &mut self,
+        tt_move: Move,
+        tt_lower: Score,
+        beta: Score,
+        depth: Depth,
+        ply: Ply,
+    ) -> Option<Singularity> {
+        let singular_beta = tt_lower - SINGULAR_MARGIN_PER_DEPTH * depth;
+        self.excluded[ply] = Some(tt_move);
+        let score = self.negamax(singular_beta - 1, singular_beta, (depth - 1) / 2, ply);
+        self.excluded[ply] = None;
+        if self.stopped {
+            None
+        } else if score < singular_beta {
+            Some(Singularity::Singular)
+        } else if singular_beta >= beta {
+            Some(Singularity::MultiCut(singular_beta))
+        } else {
+            Some(Singularity::Ordinary)
+        }
     }
 
     /// Quiescence: stand pat or try captures and queen promotions; in check,
@@ -624,5 +710,61 @@ fn refine_with_tt(eval: Score, hit: Option<TtHit>) -> Score {
         Some(h) if is_plain(h.lower) && h.lower > eval => h.lower,
         Some(h) if is_plain(h.upper) && h.upper < eval => h.upper,
         _ => eval,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A searcher whose TT holds a finished depth-`depth` search of `fen`.
+    fn searched(fen: &str, depth: Depth) -> (Searcher, TtHit, Move) {
+        let board = Board::from_fen(fen).unwrap();
+        let mut s = Searcher::standalone(board, 1, SearchMode::Normal).unwrap();
+        s.search_root(-Score::INFINITE, Score::INFINITE, depth);
+        let best = s.root_best.expect("a best move").mv;
+        let hit = s.tt.probe(s.board.key(), 0).expect("the root was stored");
+        (s, hit, best)
+    }
+
+    fn same_entry(a: TtHit, b: TtHit) -> bool {
+        (a.mv, a.depth, a.lower, a.upper) == (b.mv, b.depth, b.lower, b.upper)
+    }
+
+    #[test]
+    fn the_only_winning_capture_is_singular() {
+        // dxe4 wins the knight; every other move leaves a drawn KP v KN.
+        let (mut s, hit, best) = searched("4k3/8/8/8/4n3/3P4/8/4K3 w - - 0 1", 8);
+        assert_eq!(s.board.uci(best), "d3e4");
+        let verdict = s.singularity(best, hit.lower, hit.lower + 1, 8, 0);
+        assert_eq!(verdict, Some(Singularity::Singular));
+        let after = s.tt.probe(s.board.key(), 0).unwrap();
+        assert!(same_entry(hit, after));
+    }
+
+    #[test]
+    fn the_search_without_the_tt_move_stores_nothing_at_its_node() {
+        let board = Board::from_fen("4k3/8/8/8/4n3/3P4/8/4K3 w - - 0 1").unwrap();
+        let mut s = Searcher::standalone(board, 1, SearchMode::Normal).unwrap();
+        let capture = s.board.parse_uci("d3e4").unwrap();
+        let verdict = s.singularity(capture, Score(600), Score(601), 8, 0);
+        assert_eq!(verdict, Some(Singularity::Singular));
+        assert!(s.tt.probe(s.board.key(), 0).is_none());
+    }
+
+    #[test]
+    fn among_equal_moves_none_is_singular() {
+        // A dead draw: every move scores the same.
+        let (mut s, hit, best) = searched("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1", 8);
+        assert_eq!(hit.lower, Score::DRAW);
+        let verdict = s.singularity(best, hit.lower, Score(1), 8, 0);
+        assert_eq!(verdict, Some(Singularity::Ordinary));
+        // With beta below the margin the other moves cut off as well.
+        let low_beta = Score(-SINGULAR_MARGIN_PER_DEPTH * 8 - 1);
+        let verdict = s.singularity(best, hit.lower, low_beta, 8, 0);
+        assert_eq!(
+            verdict,
+            Some(Singularity::MultiCut(Score(-SINGULAR_MARGIN_PER_DEPTH * 8)))
+        );
     }
 }

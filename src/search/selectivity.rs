@@ -54,6 +54,14 @@ pub const LMR_HISTORY_MAX: Depth = 2;
 pub const LMR_MIN_DEPTH: Depth = 3;
 pub const LMR_FIRST_MOVE: usize = 3;
 
+/// Singular extension: from this depth, a TT move whose stored lower bound
+/// is at most `SINGULAR_TT_DEPTH_SLACK` plies shallower is extended by one
+/// ply when every other move fails low against that bound minus
+/// `SINGULAR_MARGIN_PER_DEPTH * depth`, searched to half the depth.
+pub const SINGULAR_MIN_DEPTH: Depth = 8;
+pub const SINGULAR_TT_DEPTH_SLACK: Depth = 3;
+pub const SINGULAR_MARGIN_PER_DEPTH: i32 = 2;
+
 /// Internal iterative reduction: without a TT move, search one ply less from this depth.
 pub const IIR_MIN_DEPTH: Depth = 4;
 
