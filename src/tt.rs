@@ -104,7 +104,7 @@ pub enum BoundStorage {
 }
 
 /// What a probe returns: the value lies in `lower..=upper` at `depth`.
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct TtHit {
     pub mv: PackedMove,
     pub depth: Depth,

@@ -474,12 +474,8 @@ impl Searcher {
             }
             let full_window_child = move_index == 0 || self.scheme == NodeScheme::AlphaBeta;
             let score = if move_index == 0 {
-                let extension = if tt_first == Some(m) {
-                    tt_move_extension
-                } else {
-                    0
-                };
-                -self.negamax(-beta, -alpha, depth - 1 + extension, ply + 1)
+                // Move 0 is the TT move whenever it may be extended.
+                -self.negamax(-beta, -alpha, depth - 1 + tt_move_extension, ply + 1)
             } else {
                 // Late moves first get a reduced search; a fail high is verified.
                 let mut reduction = 0;
@@ -727,24 +723,22 @@ mod tests {
         (s, hit, best)
     }
 
-    fn same_entry(a: TtHit, b: TtHit) -> bool {
-        (a.mv, a.depth, a.lower, a.upper) == (b.mv, b.depth, b.lower, b.upper)
-    }
+    /// dxe4 wins the knight; every other move leaves a drawn KP v KN.
+    const ONLY_CAPTURE_WINS: &str = "4k3/8/8/8/4n3/3P4/8/4K3 w - - 0 1";
 
     #[test]
     fn the_only_winning_capture_is_singular() {
-        // dxe4 wins the knight; every other move leaves a drawn KP v KN.
-        let (mut s, hit, best) = searched("4k3/8/8/8/4n3/3P4/8/4K3 w - - 0 1", 8);
+        let (mut s, hit, best) = searched(ONLY_CAPTURE_WINS, 8);
         assert_eq!(s.board.uci(best), "d3e4");
         let verdict = s.singularity(best, hit.lower, hit.lower + 1, 8, 0);
         assert_eq!(verdict, Some(Singularity::Singular));
         let after = s.tt.probe(s.board.key(), 0).unwrap();
-        assert!(same_entry(hit, after));
+        assert_eq!(hit, after);
     }
 
     #[test]
     fn the_search_without_the_tt_move_stores_nothing_at_its_node() {
-        let board = Board::from_fen("4k3/8/8/8/4n3/3P4/8/4K3 w - - 0 1").unwrap();
+        let board = Board::from_fen(ONLY_CAPTURE_WINS).unwrap();
         let mut s = Searcher::standalone(board, 1, SearchMode::Normal).unwrap();
         let capture = s.board.parse_uci("d3e4").unwrap();
         let verdict = s.singularity(capture, Score(600), Score(601), 8, 0);
