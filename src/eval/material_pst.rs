@@ -1,6 +1,7 @@
 //! Material and piece-square terms, and the game phase. The tables are
 //! generated at compile time from a few readable rules (centralisation,
-//! advancement, king shelter) weighted in `params`, not typed in as numbers.
+//! advancement, king shelter) weighted in `params`, plus tuned per-square
+//! corrections (half a board each, files mirrored).
 
 use super::params::*;
 use super::tapered::S;
@@ -96,6 +97,30 @@ const fn placement(r: usize, file: i32, rank: i32) -> S {
     v
 }
 
+/// The per-square corrections by role index, and the weight each is traced as.
+const SQUARE_CORRECTIONS: [[S; 32]; 6] = [
+    PAWN_SQUARES,
+    KNIGHT_SQUARES,
+    BISHOP_SQUARES,
+    ROOK_SQUARES,
+    QUEEN_SQUARES,
+    KING_SQUARES,
+];
+const SQUARE_WEIGHTS: [W; 6] = [
+    W::PAWN_SQUARES,
+    W::KNIGHT_SQUARES,
+    W::BISHOP_SQUARES,
+    W::ROOK_SQUARES,
+    W::QUEEN_SQUARES,
+    W::KING_SQUARES,
+];
+
+/// Index into a correction table of White's `file`/`rank` (files mirrored).
+const fn half_board(file: i32, rank: i32) -> usize {
+    let mirrored = if file < 4 { file } else { 7 - file };
+    (4 * rank + mirrored) as usize
+}
+
 /// `PST[ci(colour)][role index][square]`: material plus placement, with
 /// Black's entries mirrored and negated so that summing gives White minus
 /// Black.
@@ -106,7 +131,10 @@ static PST: [[[S; 64]; 6]; 2] = {
         let material = MATERIAL[r];
         let mut sq = 0;
         while sq < 64 {
-            let v = material.plus(placement(r, (sq % 8) as i32, (sq / 8) as i32));
+            let (file, rank) = ((sq % 8) as i32, (sq / 8) as i32);
+            let v = material
+                .plus(placement(r, file, rank))
+                .plus(SQUARE_CORRECTIONS[r][half_board(file, rank)]);
             t[1][r][sq] = v;
             t[0][r][sq ^ 56] = v.times(-1);
             sq += 1;
@@ -121,7 +149,9 @@ static PST: [[[S; 64]; 6]; 2] = {
 fn trace_piece<T: Tracer>(t: &mut T, c: Color, r: usize, sq: usize) {
     let sq = if c.is_white() { sq } else { sq ^ 56 };
     t.add(c, W::MATERIAL, r, 1);
-    let f = placement_features(r, (sq % 8) as i32, (sq / 8) as i32);
+    let (file, rank) = ((sq % 8) as i32, (sq / 8) as i32);
+    t.add(c, SQUARE_WEIGHTS[r], half_board(file, rank), 1);
+    let f = placement_features(r, file, rank);
     for (k, &n) in f.iter().enumerate() {
         if n != 0 {
             t.add(c, RULE_WEIGHTS[k], 0, n);
@@ -177,6 +207,21 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn correction_tables_cover_half_a_board() {
+        let index = |sq: Square| half_board(sq.file() as i32, sq.rank() as i32);
+        assert_eq!(index(Square::A1), 0);
+        assert_eq!(index(Square::H1), 0);
+        assert_eq!(index(Square::D4), 15);
+        assert_eq!(index(Square::E4), 15);
+        assert_eq!(index(Square::E8), 31);
+        let mut seen = [0; 32];
+        for sq in Square::ALL {
+            seen[index(sq)] += 1;
+        }
+        assert!(seen.iter().all(|&n| n == 2));
     }
 
     #[test]

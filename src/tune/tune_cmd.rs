@@ -130,6 +130,10 @@ impl Note<'_> {
                 self.args.l2, self.objective
             );
         }
+        text += &format!(
+            " Elements used by fewer than {} positions were left as they were.",
+            self.args.min_count
+        );
         if self.data.comments.is_empty() {
             text += " The data files say nothing of how they were made.";
         }

@@ -28,6 +28,8 @@ tunable_weights! {
 /// Longest line written on one line; longer tables get a line per entry.
 const MAX_WIDTH: usize = 100;
 const INDENT: &str = "        ";
+/// The length of a piece-square correction table.
+const HALF_BOARD: usize = 32;
 
 fn element(kind: Kind, v: S) -> String {
     match kind {
@@ -53,11 +55,17 @@ fn declaration(w: &WeightInfo, values: &[S], out: &mut String) {
         out.push('\n');
     } else {
         out.push_str(&format!("{head}[\n"));
-        for item in items {
-            out.push_str(&format!("{INDENT}    {item},\n"));
+        for row in items.chunks(items_per_line(items.len())) {
+            out.push_str(&format!("{INDENT}    {},\n", row.join(", ")));
         }
         out.push_str(&format!("{INDENT}];\n"));
     }
+}
+
+/// Entries per line of a table too long for one line: a square table
+/// (half a board, files mirrored) gets one rank per line, others one entry.
+fn items_per_line(len: usize) -> usize {
+    if len == HALF_BOARD { HALF_BOARD / 8 } else { 1 }
 }
 
 /// The whole file for `registry` with `values` (by slot, weight after
