@@ -25,7 +25,8 @@ use super::tapered::{S, s};
 tunable_weights! {
 ";
 
-/// Longest line written on one line; longer tables get a line per entry.
+/// Longest line written on one line; longer tables get a line per entry
+/// (a square table: a line per rank, see `items_per_line`).
 const MAX_WIDTH: usize = 100;
 const INDENT: &str = "        ";
 /// The length of a piece-square correction table.
