@@ -29,8 +29,8 @@ tunable_weights! {
 /// (a square table: a line per rank, see `items_per_line`).
 const MAX_WIDTH: usize = 100;
 const INDENT: &str = "        ";
-/// The length of a piece-square correction table.
-const HALF_BOARD: usize = 32;
+/// The length of a piece-square correction table (half a board).
+const HALF_BOARD: usize = crate::eval::params::PAWN_SQUARES.len();
 
 fn element(kind: Kind, v: S) -> String {
     match kind {
