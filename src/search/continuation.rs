@@ -24,7 +24,7 @@ impl PieceTo {
     }
 
     #[inline]
-    fn index(self) -> usize {
+    pub(super) fn index(self) -> usize {
         self.0 as usize
     }
 }

@@ -3,6 +3,7 @@
 //! procedure, move ordering, the iterative-deepening driver and the back ends.
 
 pub mod backends;
+pub mod capture_history;
 pub mod continuation;
 pub mod control;
 pub mod driver;

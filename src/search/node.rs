@@ -3,6 +3,7 @@
 //! search below the horizon. Also the per-thread `Searcher` that carries the
 //! board, the ordering tables, the counters and the stop checks.
 
+use super::capture_history::CaptureHistory;
 use super::continuation::{ContinuationHistory, CounterMoves, LineContext, PieceTo};
 use super::control::SearchControl;
 use super::eval_cache::EvalCache;
@@ -24,6 +25,8 @@ use std::sync::Arc;
 const STOP_CHECK_INTERVAL: u64 = 1024;
 /// Quiet moves remembered per node for the history malus.
 const MAX_QUIETS_TRACKED: usize = 64;
+/// Captures remembered per node for the capture-history malus.
+const MAX_CAPTURES_TRACKED: usize = 32;
 
 /// How interior nodes search their children.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -42,6 +45,7 @@ pub struct SearchTables {
     pub killers: Killers,
     pub continuation: ContinuationHistory,
     pub counter_moves: CounterMoves,
+    pub capture_history: CaptureHistory,
     pub eval_cache: EvalCache,
 }
 
@@ -51,6 +55,7 @@ impl SearchTables {
         self.killers.clear();
         self.continuation.clear();
         self.counter_moves.clear();
+        self.capture_history.clear();
         self.eval_cache.clear();
     }
 }
@@ -395,6 +400,7 @@ impl Searcher {
         let mut best = -Score::INFINITE;
         let mut best_move: Option<Move> = None;
         let mut quiets_tried: ArrayVec<Move, MAX_QUIETS_TRACKED> = ArrayVec::new();
+        let mut captures_tried: ArrayVec<Move, MAX_CAPTURES_TRACKED> = ArrayVec::new();
         // Near mate scores every move may matter: no move pruning or reductions.
         let window_is_plain = is_plain(alpha) && is_plain(beta);
         let may_prune_quiets = selective && !root && !pv_node && !in_check && window_is_plain;
@@ -418,6 +424,7 @@ impl Searcher {
                                 continuation: Some((&self.tables.continuation, line_context)),
                                 counter_move,
                                 captures: CaptureOrder::BySee,
+                                capture_history: Some(&self.tables.capture_history),
                             },
                         );
                         picker_filled = true;
@@ -488,8 +495,8 @@ impl Searcher {
                     && !in_check
                     && !gives_check
                 {
-                    reduction = lmr_reduction(depth, move_index)
-                        - Depth::from(pv_node)
+                    reduction = lmr_reduction(depth, move_index) - Depth::from(pv_node)
+                        + Depth::from(!improving)
                         - ((self.tables.history.get(turn, m)
                             + self
                                 .tables
@@ -528,6 +535,12 @@ impl Searcher {
                     alpha = score;
                     self.pv.update(ply, m);
                     if score >= beta {
+                        self.tables.capture_history.reward(
+                            turn,
+                            (!quiet).then_some(m),
+                            &captures_tried,
+                            depth,
+                        );
                         if quiet {
                             self.tables.killers.record(ply, m);
                             self.tables.history.reward(turn, m, &quiets_tried, depth);
@@ -546,6 +559,8 @@ impl Searcher {
             }
             if quiet && !quiets_tried.is_full() {
                 quiets_tried.push(m);
+            } else if !quiet && !captures_tried.is_full() {
+                captures_tried.push(m);
             }
         }
         if excluded.is_some() {
@@ -658,6 +673,7 @@ impl Searcher {
                     continuation: None,
                     counter_move: None,
                     captures: CaptureOrder::MvvLvaOnly,
+                    capture_history: None,
                 },
             );
         } else {

@@ -2,6 +2,7 @@
 //! captures (MVV-LVA, checked by SEE), killer moves, quiet moves by the
 //! history heuristic (Schaeffer 1989), and losing captures last.
 
+use super::capture_history::CaptureHistory;
 use super::continuation::{ContinuationHistory, LineContext, PieceTo};
 use super::see::see_at_least;
 use crate::eval::{SEE_VALUE, role_index};
@@ -19,6 +20,9 @@ const GOOD_CAPTURE_KEY: i32 = 2_000_000;
 const KILLER_KEY: i32 = 1_000_000;
 const COUNTER_MOVE_KEY: i32 = 999_999;
 const BAD_CAPTURE_KEY: i32 = -2_000_000;
+/// Capture history enters a capture's key divided by this: less than the
+/// step between two victims, so it reorders captures of equal victims.
+const CAPTURE_HISTORY_DIVISOR: i32 = 8;
 
 /// Butterfly history: how often a quiet move from-to caused a cutoff, for each side.
 pub struct History {
@@ -158,6 +162,8 @@ pub struct OrderingContext<'a> {
     /// The quiet reply that last refuted the previous move.
     pub counter_move: Option<Move>,
     pub captures: CaptureOrder,
+    /// Orders captures of equal victims (MVV-LVA alone without it).
+    pub capture_history: Option<&'a CaptureHistory>,
 }
 
 impl MovePicker {
@@ -189,10 +195,14 @@ impl MovePicker {
             } else if is_tactical(m) {
                 let winning =
                     ctx.captures == CaptureOrder::MvvLvaOnly || see_at_least(ctx.pos, m, 0);
+                let order = mvv_lva(m)
+                    + ctx
+                        .capture_history
+                        .map_or(0, |h| h.get(turn, m) / CAPTURE_HISTORY_DIVISOR);
                 if winning {
-                    GOOD_CAPTURE_KEY + mvv_lva(m)
+                    GOOD_CAPTURE_KEY + order
                 } else {
-                    BAD_CAPTURE_KEY + mvv_lva(m)
+                    BAD_CAPTURE_KEY + order
                 }
             } else if ctx.killers[0] == Some(m) {
                 KILLER_KEY + 1
@@ -279,6 +289,7 @@ mod tests {
             continuation: None,
             counter_move: moves.get(1).copied(),
             captures: CaptureOrder::BySee,
+            capture_history: None,
         };
         let picked: Vec<Move> = MovePicker::new(&moves, &ctx).collect();
         assert_eq!(picked.len(), moves.len());
@@ -332,6 +343,7 @@ mod tests {
             continuation: None,
             counter_move: None,
             captures: CaptureOrder::BySee,
+            capture_history: None,
         };
         let order: Vec<String> = MovePicker::new(&moves, &ctx).map(|m| b.uci(m)).collect();
         assert_eq!(order[0], "e1f2");
