@@ -6,6 +6,7 @@ pub mod backends;
 pub mod capture_history;
 pub mod continuation;
 pub mod control;
+pub mod correction;
 pub mod driver;
 pub mod eval_cache;
 pub mod limits;

@@ -6,6 +6,7 @@
 use super::capture_history::CaptureHistory;
 use super::continuation::{ContinuationHistory, CounterMoves, LineContext, PieceTo};
 use super::control::SearchControl;
+use super::correction::CorrectionHistory;
 use super::eval_cache::EvalCache;
 use super::ordering::{CaptureOrder, History, Killers, MovePicker, OrderingContext, is_tactical};
 use super::pv::PvTable;
@@ -46,6 +47,7 @@ pub struct SearchTables {
     pub continuation: ContinuationHistory,
     pub counter_moves: CounterMoves,
     pub capture_history: CaptureHistory,
+    pub correction: CorrectionHistory,
     pub eval_cache: EvalCache,
 }
 
@@ -56,6 +58,7 @@ impl SearchTables {
         self.continuation.clear();
         self.counter_moves.clear();
         self.capture_history.clear();
+        self.correction.clear();
         self.eval_cache.clear();
     }
 }
@@ -302,10 +305,12 @@ impl Searcher {
         // Pruning before any move is searched (Normal mode, quiet nodes only).
         // (Not refined by TT bounds: a bound from a shallower search, used
         // for reverse futility, hid the quiet mate of the mate-in-2 test.)
-        let static_eval = if selective && !in_check {
-            self.tables.eval_cache.evaluate(&self.board)
+        // The evaluation, and that with the correction history's learnt offset.
+        let (raw_eval, static_eval) = if selective && !in_check {
+            let raw = self.tables.eval_cache.evaluate(&self.board);
+            (raw, self.tables.correction.corrected(self.board.pos(), raw))
         } else {
-            -Score::INFINITE
+            (-Score::INFINITE, -Score::INFINITE)
         };
         self.static_evals[ply] = static_eval;
         // Is the side to move doing better than two plies ago? Then pruning
@@ -574,6 +579,24 @@ impl Searcher {
         if !(root && self.root_restricted) {
             let bound = Bound::of_result(best, alpha_orig, beta);
             self.tt.store(key, ply, best_move, best, depth, bound);
+            // Teach the correction history when the result says more than
+            // the static evaluation: an exact score, or a bound beyond it.
+            // Tactical best moves are left out (their gain is not positional).
+            let informative = match bound {
+                Bound::Exact => true,
+                Bound::Lower => best > static_eval,
+                Bound::Upper => best < static_eval,
+            };
+            if selective
+                && !in_check
+                && informative
+                && is_plain(best)
+                && best_move.is_none_or(|m| !is_tactical(m))
+            {
+                self.tables
+                    .correction
+                    .update(self.board.pos(), raw_eval, best, depth);
+            }
         }
         if root && let Some(mv) = best_move {
             self.root_best = Some(RootBest { mv, score: best });
@@ -642,7 +665,13 @@ impl Searcher {
         let mut best = -Score::INFINITE;
         let mut stand_pat = -Score::INFINITE;
         if !in_check {
-            stand_pat = refine_with_tt(self.tables.eval_cache.evaluate(&self.board), hit);
+            let raw = self.tables.eval_cache.evaluate(&self.board);
+            let eval = if selective {
+                self.tables.correction.corrected(self.board.pos(), raw)
+            } else {
+                raw
+            };
+            stand_pat = refine_with_tt(eval, hit);
             if stand_pat >= beta {
                 return stand_pat;
             }
