@@ -8,6 +8,7 @@ use super::{Limits, PvLine, SearchParams, SearchResult};
 use crate::board::Board;
 use crate::score::{Depth, MAX_PLY, Score};
 use crate::time::TimeBudget;
+use crate::tt::Bound;
 use shakmaty::Move;
 use std::time::Duration;
 
@@ -27,6 +28,9 @@ pub struct Info {
     /// 1-based line number (MultiPV).
     pub multipv: usize,
     pub score: Score,
+    /// `Exact` for a finished line; `Lower` for the best move of a pass
+    /// that was stopped (the root is worth at least that much).
+    pub bound: Bound,
     pub nodes: u64,
     pub time: Duration,
     pub hashfull: u32,
@@ -103,11 +107,29 @@ pub fn search(
             }
         }
         if lines.len() < lines_wanted {
-            if depth == 1
+            if lines.is_empty()
+                && lines_wanted == 1
                 && let Some(b) = s.root_best
+                && result.best_move != Some(b.mv)
             {
-                // Stopped inside the first iteration: the best move so far.
+                // Stopped inside the pass, after a move beat the pass's
+                // alpha: the previous iteration's move (searched first) is
+                // known to be no better. (With MultiPV the finished lines stand.)
                 result.best_move = Some(b.mv);
+                result.score = b.score;
+                result.pv = pv_from_tt(&s.board, &s.tt, b.mv, depth);
+                result.ponder_move = result.pv.get(1).copied();
+                report(&Info {
+                    depth,
+                    seldepth: s.stats.seldepth,
+                    multipv: 1,
+                    score: b.score,
+                    bound: Bound::Lower,
+                    nodes: s.stats.nodes,
+                    time: s.control().elapsed(),
+                    hashfull: s.tt.hashfull(),
+                    pv: result.pv.clone(),
+                });
             }
             break;
         }
@@ -122,6 +144,7 @@ pub fn search(
                 seldepth: s.stats.seldepth,
                 multipv: index + 1,
                 score: it.score,
+                bound: Bound::Exact,
                 nodes: s.stats.nodes,
                 time: elapsed,
                 hashfull,

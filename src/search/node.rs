@@ -238,7 +238,9 @@ impl Searcher {
     }
 
     /// Searches the root with the window (alpha, beta) to `depth`; the best
-    /// move is left in `root_best`. Returns the fail-soft score.
+    /// move is left in `root_best`. Returns the fail-soft score. If the pass
+    /// is stopped, `root_best` holds the last move that raised alpha in it
+    /// (searched to the end), if any.
     pub fn search_root(&mut self, alpha: Score, beta: Score, depth: Depth) -> Score {
         self.stats.passes += 1;
         self.root_best = None;
@@ -539,6 +541,10 @@ impl Searcher {
                 if score > alpha {
                     alpha = score;
                     self.pv.update(ply, m);
+                    if root {
+                        // Known before the pass ends: a stopped iteration can still use it.
+                        self.root_best = Some(RootBest { mv: m, score });
+                    }
                     if score >= beta {
                         self.tables.capture_history.reward(
                             turn,
@@ -766,6 +772,37 @@ mod tests {
         let best = s.root_best.expect("a best move").mv;
         let hit = s.tt.probe(s.board.key(), 0).expect("the root was stored");
         (s, hit, best)
+    }
+
+    #[test]
+    fn a_stopped_pass_keeps_the_move_that_beat_the_first() {
+        // Nxd4 wins the queen; the TT says h3 first, so h3 is searched first.
+        let fen = "r1b1kbnr/pppp1ppp/2n5/4p3/2BqP3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 1";
+        let seeded = |limit: u64| {
+            let board = Board::from_fen(fen).unwrap();
+            let mut s = Searcher::standalone(board, 1, SearchMode::Normal).unwrap();
+            let h3 = s.board.parse_uci("h2h3").unwrap();
+            s.tt.store(s.board.key(), 0, Some(h3), Score(0), 1, Bound::Lower);
+            s.set_limits(TimeBudget::UNLIMITED, Some(limit));
+            s.arm_hard_limit();
+            s.search_root(-Score::INFINITE, Score::INFINITE, 7);
+            s
+        };
+        let mut saw_first_only = false;
+        for limit in (100..500_000).step_by(100) {
+            let s = seeded(limit);
+            assert!(s.stopped(), "the pass must be cut short at {limit} nodes");
+            match s.root_best.map(|b| s.board.uci(b.mv)) {
+                None => assert!(!saw_first_only, "root_best is never lost"),
+                Some(m) if m == "h2h3" => saw_first_only = true,
+                Some(m) => {
+                    assert_eq!(m, "f3d4");
+                    assert!(saw_first_only, "h3 was searched first");
+                    return;
+                }
+            }
+        }
+        panic!("no stopped pass had found Nxd4");
     }
 
     /// dxe4 wins the knight; every other move leaves a drawn KP v KN.

@@ -5,6 +5,7 @@
 use crate::board::Board;
 use crate::score::Score;
 use crate::search::Info;
+use crate::tt::Bound;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
@@ -65,6 +66,11 @@ pub fn format_info(info: &Info, board: &Board, show_wdl: bool) -> String {
         info.multipv,
         info.score
     );
+    match info.bound {
+        Bound::Exact => {}
+        Bound::Lower => s += " lowerbound",
+        Bound::Upper => s += " upperbound",
+    }
     if show_wdl {
         let (w, d, l) = wdl(info.score);
         s += &format!(" wdl {w} {d} {l}");
@@ -99,6 +105,7 @@ mod tests {
             seldepth: 7,
             multipv: 1,
             score: Score(31),
+            bound: Bound::Exact,
             nodes: 12_345,
             time: Duration::from_millis(20),
             hashfull: 5,
@@ -112,6 +119,11 @@ mod tests {
         assert!(!s.contains("  "));
         let s = format_info(&info, &b, true);
         assert!(s.contains(" wdl "));
+        let lower = Info {
+            bound: Bound::Lower,
+            ..info
+        };
+        assert!(format_info(&lower, &b, false).contains(" score cp 31 lowerbound nodes "));
     }
 
     #[test]
