@@ -347,6 +347,28 @@ impl Searcher {
                 }
             }
         }
+        // ProbCut: a capture that beats beta by a margin in a shallow search
+        // very likely beats beta in the full one (unless the TT says it does not).
+        if selective
+            && !root
+            && !pv_node
+            && !in_check
+            && excluded.is_none()
+            && depth >= PROBCUT_MIN_DEPTH
+            && is_plain(beta)
+        {
+            let probcut_beta = beta + PROBCUT_MARGIN;
+            let tt_says_no =
+                hit.is_some_and(|h| h.depth > depth - PROBCUT_REDUCTION && h.upper < probcut_beta);
+            if is_plain(probcut_beta) && !tt_says_no {
+                if let Some(score) = self.probcut(probcut_beta, static_eval, depth, ply) {
+                    return score;
+                }
+                if self.stopped {
+                    return Score::ZERO;
+                }
+            }
+        }
         if selective && !root && tt_move.is_none() && depth >= IIR_MIN_DEPTH {
             depth -= 1;
         }
@@ -610,6 +632,50 @@ impl Searcher {
         best
     }
 
+    /// ProbCut's search: the captures that win at least `probcut_beta` less
+    /// the static evaluation by exchange, each first in quiescence and then
+    /// to `depth - PROBCUT_REDUCTION` with a null window at `probcut_beta`.
+    /// The score of the first that holds (stored as a lower bound), else `None`.
+    fn probcut(
+        &mut self,
+        probcut_beta: Score,
+        static_eval: Score,
+        depth: Depth,
+        ply: Ply,
+    ) -> Option<Score> {
+        let mut moves = self.board.legal_moves();
+        moves.retain(|m| is_tactical(*m));
+        let mut picker = MovePicker::empty();
+        picker.fill_tactical(&moves, self.board.pos(), false);
+        let key = self.board.key();
+        let turn = self.board.turn();
+        let exchange_needed = probcut_beta.0 - static_eval.0;
+        for m in &mut picker {
+            if !see_at_least(self.board.pos(), m, exchange_needed) {
+                continue;
+            }
+            self.board.play(m);
+            self.tt.prefetch(self.board.key());
+            self.line[ply] = Some(PieceTo::new(turn, m));
+            let mut score = -self.qsearch(-probcut_beta, -probcut_beta + 1, ply + 1);
+            if score >= probcut_beta && !self.stopped {
+                let reduced = depth - PROBCUT_REDUCTION;
+                score = -self.negamax(-probcut_beta, -probcut_beta + 1, reduced, ply + 1);
+            }
+            self.board.undo();
+            if self.stopped {
+                return None;
+            }
+            if score >= probcut_beta {
+                let stored_depth = depth - PROBCUT_REDUCTION + 1;
+                self.tt
+                    .store(key, ply, Some(m), score, stored_depth, Bound::Lower);
+                return Some(if is_plain(score) { score } else { probcut_beta });
+            }
+        }
+        None
+    }
+
     /// Is the TT move `tt_move`, whose stored lower bound is `tt_lower`,
     /// singular: do all the other moves fail low against that bound less a
     /// margin, in a null-window search to half the depth without it? Leaves
@@ -803,6 +869,28 @@ mod tests {
             }
         }
         panic!("no stopped pass had found Nxd4");
+    }
+
+    #[test]
+    fn probcut_takes_the_winning_capture_and_nothing_short_of_its_bound() {
+        // Nxd5 wins the queen.
+        let fen = "4k3/pppp4/8/3q4/8/2N5/PPPP4/4K3 w - - 0 1";
+        let board = Board::from_fen(fen).unwrap();
+        let mut s = Searcher::standalone(board, 1, SearchMode::Normal).unwrap();
+        let eval = s.tables.eval_cache.evaluate(&s.board);
+        assert!(eval < Score(-500), "{eval:?}");
+        // Against a beta of a draw the capture holds, and the TT learns it.
+        let cut = s
+            .probcut(Score::DRAW, eval, 6, 0)
+            .expect("Nxd5 beats a draw");
+        assert!(cut >= Score::DRAW);
+        let hit = s.tt.probe(s.board.key(), 0).expect("stored");
+        assert_eq!(hit.lower, cut);
+        assert_eq!(hit.mv, PackedMove::pack(s.board.parse_uci("c3d5").unwrap()));
+        // No capture wins enough to beat a bound of two queens.
+        let mut s = Searcher::standalone(s.board.clone(), 1, SearchMode::Normal).unwrap();
+        assert_eq!(s.probcut(Score(2000), eval, 6, 0), None);
+        assert!(s.tt.probe(s.board.key(), 0).is_none());
     }
 
     /// dxe4 wins the knight; every other move leaves a drawn KP v KN.

@@ -62,6 +62,12 @@ pub const SINGULAR_MIN_DEPTH: Depth = 8;
 pub const SINGULAR_TT_DEPTH_SLACK: Depth = 3;
 pub const SINGULAR_MARGIN_PER_DEPTH: i32 = 2;
 
+/// ProbCut: from this depth, a capture whose search reduced by
+/// `PROBCUT_REDUCTION` plies beats beta by `PROBCUT_MARGIN` cuts the node off.
+pub const PROBCUT_MIN_DEPTH: Depth = 5;
+pub const PROBCUT_MARGIN: i32 = 200;
+pub const PROBCUT_REDUCTION: Depth = 4;
+
 /// Internal iterative reduction: without a TT move, search one ply less from this depth.
 pub const IIR_MIN_DEPTH: Depth = 4;
 
