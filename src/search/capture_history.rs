@@ -3,7 +3,7 @@
 //! MVV-LVA only guessed by the attacker) by what the search has seen.
 
 use super::continuation::PieceTo;
-use super::ordering::History;
+use super::ordering::{History, with_gravity};
 use crate::eval::role_index;
 use crate::score::Depth;
 use shakmaty::{Color, Move};
@@ -41,10 +41,8 @@ impl CaptureHistory {
     }
 
     fn update(&mut self, color: Color, m: Move, bonus: i32) {
-        let bonus = bonus.clamp(-CAPTURE_HISTORY_MAX, CAPTURE_HISTORY_MAX);
         let e = &mut self.table[Self::slot(color, m)];
-        let v = i32::from(*e);
-        *e = (v + bonus - v * bonus.abs() / CAPTURE_HISTORY_MAX) as i16;
+        *e = with_gravity(i32::from(*e), bonus, CAPTURE_HISTORY_MAX) as i16;
     }
 
     /// A cutoff at `depth`: reward the capture that caused it (if it was

@@ -6,7 +6,7 @@ use crate::eval::role_index;
 use crate::score::Depth;
 use shakmaty::{Color, Move};
 
-use super::ordering::History;
+use super::ordering::{History, with_gravity};
 
 /// Largest magnitude an entry reaches (gravity keeps it inside).
 const CONTINUATION_MAX: i32 = 16_384;
@@ -62,11 +62,9 @@ impl ContinuationHistory {
     }
 
     fn update(&mut self, line: &LineContext, now: PieceTo, bonus: i32) {
-        let bonus = bonus.clamp(-CONTINUATION_MAX, CONTINUATION_MAX);
         for &earlier in line.iter().flatten() {
             let e = &mut self.table[Self::slot(earlier, now)];
-            let v = i32::from(*e);
-            *e = (v + bonus - v * bonus.abs() / CONTINUATION_MAX) as i16;
+            *e = with_gravity(i32::from(*e), bonus, CONTINUATION_MAX) as i16;
         }
     }
 

@@ -49,12 +49,10 @@ impl History {
         self.table[c][f][t]
     }
 
-    /// Gravity update: large bonuses saturate towards ±HISTORY_MAX.
     fn update(&mut self, color: Color, m: Move, bonus: i32) {
         let (c, f, t) = Self::slot(color, m);
         let e = &mut self.table[c][f][t];
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        *e += bonus - *e * bonus.abs() / HISTORY_MAX;
+        *e = with_gravity(*e, bonus, HISTORY_MAX);
     }
 
     /// The bonus for a cutoff at `depth`.
@@ -80,6 +78,15 @@ impl History {
             }
         }
     }
+}
+
+/// The history entry `value` after a `bonus` (clamped to ±`max`), with
+/// gravity: the nearer the entry already is to ±`max`, the less it moves,
+/// so entries saturate towards ±`max` and never pass it.
+#[inline]
+pub fn with_gravity(value: i32, bonus: i32, max: i32) -> i32 {
+    let bonus = bonus.clamp(-max, max);
+    value + bonus - value * bonus.abs() / max
 }
 
 /// Two killer moves per ply: quiet moves that recently caused a cutoff there.
