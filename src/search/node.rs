@@ -851,11 +851,15 @@ mod tests {
             s.tt.store(s.board.key(), 0, Some(h3), Score(0), 1, Bound::Lower);
             s.set_limits(TimeBudget::UNLIMITED, Some(limit));
             s.arm_hard_limit();
-            s.search_root(-Score::INFINITE, Score::INFINITE, 7);
+            s.search_root(-Score::INFINITE, Score::INFINITE, 10);
             s
         };
         let mut saw_first_only = false;
-        for limit in (100..500_000).step_by(100) {
+        // Limits 2 % apart: finer than the stretches in which h3 and then
+        // Nxd4 lead while the other moves are still being searched.
+        let mut limit = 100;
+        while limit < 5_000_000 {
+            limit += limit / 50;
             let s = seeded(limit);
             assert!(s.stopped(), "the pass must be cut short at {limit} nodes");
             match s.root_best.map(|b| s.board.uci(b.mv)) {
