@@ -29,6 +29,7 @@ use tapered::{S, taper};
 use trace::{NoTrace, Tracer};
 
 pub use params::{MATERIAL_EG, MATERIAL_MG, MAX_PHASE, SEE_VALUE};
+pub use pawns::pawn_hash;
 pub use scaling::Scale;
 
 #[inline]

@@ -153,8 +153,7 @@ impl PawnCache {
     }
 
     fn get(&mut self, pawns: [Bitboard; 2], kings: [Square; 2]) -> PawnEntry {
-        let hash = (pawns[0].0 ^ pawns[1].0.rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let slot = &mut self.entries[(hash >> (64 - PAWN_CACHE_BITS)) as usize];
+        let slot = &mut self.entries[(pawn_hash(pawns) >> (64 - PAWN_CACHE_BITS)) as usize];
         if slot.pawns != pawns {
             *slot = PawnEntry::compute(pawns, kings, &mut NoTrace);
         } else {
@@ -162,6 +161,14 @@ impl PawnCache {
         }
         *slot
     }
+}
+
+/// A hash of two sets of pawns (one per colour, in a fixed order), mixed
+/// so that its top bits index a table: the pawn cache's, and the search's
+/// correction history.
+#[inline]
+pub fn pawn_hash(pawns: [Bitboard; 2]) -> u64 {
+    (pawns[0].0 ^ pawns[1].0.rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 thread_local! {

@@ -2,6 +2,7 @@
 //! off in positions with this pawn structure, for the side to move. The
 //! search adds the learnt correction to the static evaluation it prunes with.
 
+use crate::eval::pawn_hash;
 use crate::score::{Depth, Score};
 use shakmaty::{Chess, Color, Position};
 
@@ -33,9 +34,7 @@ impl CorrectionHistory {
     fn slot(pos: &Chess) -> usize {
         let board = pos.board();
         let pawns = board.pawns();
-        let white = (pawns & board.white()).0;
-        let black = (pawns & board.black()).0;
-        let hash = (white ^ black.rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let hash = pawn_hash([pawns & board.white(), pawns & board.black()]);
         let index = (hash >> (u64::BITS - CORRECTION_BITS)) as usize;
         let side = match pos.turn() {
             Color::White => 0,
