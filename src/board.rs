@@ -5,8 +5,8 @@
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{
-    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, MoveList, Position,
-    PositionError, PositionErrorKinds, Role,
+    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, MoveList, Piece,
+    Position, PositionError, PositionErrorKinds, Role, attacks,
 };
 
 /// How the key of a position treats en passant: only a legally capturable
@@ -284,6 +284,42 @@ impl Board {
     }
 }
 
+/// Does the legal move `m` give check? Worked out from attack sets without
+/// playing the move (a direct check by the moved or promoted piece, or a
+/// slider of ours uncovered on the enemy king); castling and en passant,
+/// rare and with more to move, are played on a copy.
+pub fn gives_check(pos: &Chess, m: Move) -> bool {
+    let Move::Normal {
+        role,
+        from,
+        to,
+        promotion,
+        ..
+    } = m
+    else {
+        let mut after = pos.clone();
+        after.play_unchecked(m);
+        return after.is_check();
+    };
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king_of(!us) else {
+        return false;
+    };
+    let occupied = (board.occupied() ^ from) | to;
+    let piece = Piece {
+        color: us,
+        role: promotion.unwrap_or(role),
+    };
+    if attacks::attacks(to, piece, occupied).contains(king) {
+        return true;
+    }
+    let ours = board.by_color(us) & !Bitboard::from_square(from);
+    let lines = (attacks::rook_attacks(king, occupied) & board.rooks_and_queens())
+        | (attacks::bishop_attacks(king, occupied) & board.bishops_and_queens());
+    (lines & ours).any()
+}
+
 /// Parses a FEN for perft. Chess960 castling is used when `chess960` is set,
 /// when the castling field names rook files (Shredder-FEN, `HAha`), or when
 /// the standard reading rejects the castling rights but the Chess960
@@ -428,6 +464,40 @@ mod tests {
                 board.fen()
             );
         }
+    }
+
+    #[test]
+    fn gives_check_agrees_with_playing_the_move() {
+        // Every legal move of every position two plies deep, from positions
+        // with promotions, castling, en passant and discovered checks.
+        let fens = [
+            shakmaty::fen::Fen::default().to_string(),
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".to_string(),
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1".to_string(),
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8".to_string(),
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1".to_string(),
+            "4k3/8/8/2KPp2r/8/8/8/8 w - e6 0 1".to_string(),
+            "3k4/8/8/8/8/8/1B6/R3K2R w KQ - 0 1".to_string(),
+        ];
+        let mut checks = 0;
+        for fen in &fens {
+            let board = Board::from_fen(fen).unwrap();
+            for m in board.legal_moves() {
+                let mut child = board.clone();
+                child.play(m);
+                for n in std::iter::once(None).chain(child.legal_moves().into_iter().map(Some)) {
+                    let (pos, mv) = match n {
+                        None => (board.pos(), m),
+                        Some(n) => (child.pos(), n),
+                    };
+                    let mut after = pos.clone();
+                    after.play_unchecked(mv);
+                    assert_eq!(gives_check(pos, mv), after.is_check(), "{mv} in {}", fen);
+                    checks += usize::from(after.is_check());
+                }
+            }
+        }
+        assert!(checks > 100, "the positions must contain checks: {checks}");
     }
 
     #[test]

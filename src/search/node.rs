@@ -13,7 +13,7 @@ use super::pv::PvTable;
 use super::see::see_at_least;
 use super::selectivity::*;
 use super::{SearchMode, SearchStats};
-use crate::board::{Board, RepetitionRule};
+use crate::board::{Board, RepetitionRule, gives_check};
 use crate::eval::{SEE_VALUE, role_index};
 use crate::score::{Depth, MAX_PLY, Ply, Score};
 use crate::time::TimeBudget;
@@ -500,14 +500,14 @@ impl Searcher {
                         -SEE_CAPTURE_MARGIN * depth
                     },
                 );
+            // Checks are never pruned; a pruned move is not even played.
+            if (late_or_futile || loses_exchange) && !gives_check(self.board.pos(), m) {
+                continue;
+            }
             self.board.play(m);
             self.tt.prefetch(self.board.key());
             self.line[ply] = Some(PieceTo::new(turn, m));
             let gives_check = self.board.in_check();
-            if (late_or_futile || loses_exchange) && !gives_check {
-                self.board.undo();
-                continue;
-            }
             let full_window_child = move_index == 0 || self.scheme == NodeScheme::AlphaBeta;
             let score = if move_index == 0 {
                 // Move 0 is the TT move whenever it may be extended.
