@@ -11,6 +11,7 @@ pub mod positions;
 pub mod research;
 pub mod score;
 pub mod search;
+pub mod tactical_moves;
 pub mod time;
 pub mod tt;
 pub mod tune;

@@ -16,6 +16,7 @@ use super::{SearchMode, SearchStats};
 use crate::board::{Board, RepetitionRule, gives_check};
 use crate::eval::{SEE_VALUE, role_index};
 use crate::score::{Depth, MAX_PLY, Ply, Score};
+use crate::tactical_moves::tactical_moves;
 use crate::time::TimeBudget;
 use crate::tt::{Bound, PackedMove, TranspositionTable, TtHit};
 use arrayvec::ArrayVec;
@@ -643,8 +644,7 @@ impl Searcher {
         depth: Depth,
         ply: Ply,
     ) -> Option<Score> {
-        let mut moves = self.board.legal_moves();
-        moves.retain(|m| is_tactical(*m));
+        let moves = tactical_moves(self.board.pos());
         let mut picker = MovePicker::empty();
         picker.fill_tactical(&moves, self.board.pos(), false);
         let key = self.board.key();
@@ -753,14 +753,15 @@ impl Searcher {
             best = stand_pat;
         }
         let delta_prune = selective && !in_check && is_plain(alpha);
-        let mut moves = self.board.legal_moves();
-        if in_check {
-            if moves.is_empty() {
+        let moves = if in_check {
+            let evasions = self.board.legal_moves();
+            if evasions.is_empty() {
                 return Score::mated_in(ply);
             }
+            evasions
         } else {
-            moves.retain(|m| is_tactical(*m));
-        }
+            tactical_moves(self.board.pos())
+        };
         let skip_losing = !in_check && self.mode == SearchMode::Normal;
         let mut picker = MovePicker::empty();
         if in_check {
