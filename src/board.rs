@@ -470,17 +470,22 @@ mod tests {
     fn gives_check_agrees_with_playing_the_move() {
         // Every legal move of every position two plies deep, from positions
         // with promotions, castling, en passant and discovered checks.
+        let king_uncovers = Board::from_fen("8/8/8/8/8/8/8/R1K3k1 w - - 0 1").unwrap();
+        let kd2 = king_uncovers.parse_uci("c1d2").unwrap();
+        assert!(gives_check(king_uncovers.pos(), kd2));
         let fens = [
-            shakmaty::fen::Fen::default().to_string(),
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".to_string(),
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1".to_string(),
-            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8".to_string(),
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1".to_string(),
-            "4k3/8/8/2KPp2r/8/8/8/8 w - e6 0 1".to_string(),
-            "3k4/8/8/8/8/8/1B6/R3K2R w KQ - 0 1".to_string(),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "4k3/8/8/2KPp2r/8/8/8/8 w - e6 0 1",
+            "3k4/8/8/8/8/8/1B6/R3K2R w KQ - 0 1",
+            // The king steps off the rook's rank: a discovered check.
+            "8/8/8/8/8/8/8/R1K3k1 w - - 0 1",
         ];
         let mut checks = 0;
-        for fen in &fens {
+        for fen in fens {
             let board = Board::from_fen(fen).unwrap();
             for m in board.legal_moves() {
                 let mut child = board.clone();
