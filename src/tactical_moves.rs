@@ -3,7 +3,7 @@
 //! away; in the order `legal_moves` lists them, so searches are unchanged.
 
 use crate::search::ordering::is_tactical;
-use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Role, Square, attacks};
+use shakmaty::{Bitboard, Chess, Color, File, Move, MoveList, Position, Role, Square, attacks};
 
 /// Legal captures (en passant and capturing promotions included) and quiet
 /// queen promotions: `legal_moves` filtered by `is_tactical`, in its order.
@@ -39,25 +39,20 @@ pub fn tactical_moves(pos: &Chess) -> MoveList {
 
     let pawns = board.pawns() & board.by_color(us);
     let last_rank = Bitboard::from_rank(us.fold_wb(shakmaty::Rank::Eighth, shakmaty::Rank::First));
-    // Captures towards the a-file, then towards the h-file.
-    for towards_h in [false, true] {
-        let mut targets: [(Square, Square); 8] = [(Square::A1, Square::A1); 8];
-        let mut n = 0;
-        for from in pawns {
-            for to in attacks::pawn_attacks(us, from) & theirs {
-                if (to.file() > from.file()) == towards_h {
-                    targets[n] = (from, to);
-                    n += 1;
-                }
-            }
-        }
-        let targets = &mut targets[..n];
-        targets.sort_unstable_by_key(|&(_, to)| to);
+    // Captures towards the a-file, then towards the h-file; in each, by
+    // target square, promotions after the others. The offset is the step
+    // from a pawn to the square it captures on.
+    let (west, east) = match us {
+        Color::White => (7, 9),
+        Color::Black => (-9, -7),
+    };
+    for (offset, edge) in [(west, File::A), (east, File::H)] {
+        let targets = (pawns & !Bitboard::from_file(edge)).shift(offset) & theirs;
         for promoting in [false, true] {
-            for &(from, to) in targets.iter() {
-                if last_rank.contains(to) != promoting {
-                    continue;
-                }
+            for to in targets & if promoting { last_rank } else { !last_rank } {
+                let from = to
+                    .offset(-offset)
+                    .expect("a capture's target came from a pawn's square");
                 let capture = board.role_at(to);
                 let roles: &[Option<Role>] = if promoting {
                     &[
