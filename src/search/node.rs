@@ -537,6 +537,11 @@ impl Searcher {
                     if killers.contains(&Some(m)) {
                         reduction -= 1;
                     }
+                    // The best move here is likely the TT move's capture: a
+                    // quiet alternative is less likely to matter.
+                    if tt_first.is_some_and(|t| t.is_capture()) {
+                        reduction += 1;
+                    }
                     reduction = reduction.clamp(0, depth - 2);
                 }
                 let (lo, hi) = if full_window_child {
@@ -855,25 +860,40 @@ mod tests {
             s.search_root(-Score::INFINITE, Score::INFINITE, 10);
             s
         };
+        // The whole pass, unlimited: Nxd4 is its best move.
+        let full = seeded(u64::MAX);
+        assert!(!full.stopped());
+        assert_eq!(
+            full.root_best.map(|b| full.board.uci(b.mv)),
+            Some("f3d4".into())
+        );
+        let total = full.stats.nodes;
+        // Limits 2 % apart, then one node short of the whole pass: h3 leads
+        // first, the best move is never lost, and once Nxd4 leads it stays.
         let mut saw_first_only = false;
-        // Limits 2 % apart: finer than the stretches in which h3 and then
-        // Nxd4 lead while the other moves are still being searched.
+        let mut saw_nxd4 = false;
         let mut limit = 100;
-        while limit < 5_000_000 {
-            limit += limit / 50;
+        while limit < total {
+            limit = (limit + limit / 50).min(total - 1);
             let s = seeded(limit);
             assert!(s.stopped(), "the pass must be cut short at {limit} nodes");
             match s.root_best.map(|b| s.board.uci(b.mv)) {
                 None => assert!(!saw_first_only, "root_best is never lost"),
-                Some(m) if m == "h2h3" => saw_first_only = true,
+                Some(m) if m == "h2h3" => {
+                    assert!(!saw_nxd4, "Nxd4 stays once it leads");
+                    saw_first_only = true;
+                }
                 Some(m) => {
                     assert_eq!(m, "f3d4");
                     assert!(saw_first_only, "h3 was searched first");
-                    return;
+                    saw_nxd4 = true;
                 }
             }
+            if limit == total - 1 {
+                break;
+            }
         }
-        panic!("no stopped pass had found Nxd4");
+        assert!(saw_nxd4, "the pass stopped one node short keeps Nxd4");
     }
 
     #[test]
