@@ -470,7 +470,9 @@ mod tests {
     fn gives_check_agrees_with_playing_the_move() {
         // Every legal move of every position two plies deep, from positions
         // with promotions, castling, en passant and discovered checks.
-        let king_uncovers = Board::from_fen("8/8/8/8/8/8/8/R1K3k1 w - - 0 1").unwrap();
+        // The king steps off the rook's rank: a discovered check.
+        const KING_UNCOVERS: &str = "8/8/8/8/8/8/8/R1K3k1 w - - 0 1";
+        let king_uncovers = Board::from_fen(KING_UNCOVERS).unwrap();
         let kd2 = king_uncovers.parse_uci("c1d2").unwrap();
         assert!(gives_check(king_uncovers.pos(), kd2));
         let fens = [
@@ -481,8 +483,7 @@ mod tests {
             "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
             "4k3/8/8/2KPp2r/8/8/8/8 w - e6 0 1",
             "3k4/8/8/8/8/8/1B6/R3K2R w KQ - 0 1",
-            // The king steps off the rook's rank: a discovered check.
-            "8/8/8/8/8/8/8/R1K3k1 w - - 0 1",
+            KING_UNCOVERS,
         ];
         let mut checks = 0;
         for fen in fens {

@@ -873,7 +873,7 @@ mod tests {
         let mut saw_first_only = false;
         let mut saw_nxd4 = false;
         let mut limit = 100;
-        while limit < total {
+        loop {
             limit = (limit + limit / 50).min(total - 1);
             let s = seeded(limit);
             assert!(s.stopped(), "the pass must be cut short at {limit} nodes");
