@@ -230,6 +230,39 @@ fn tune_writes_the_generated_source() {
         note.contains("L2 penalty towards the starting weights, lambda = 0.01"),
         "{note}"
     );
+    // A frozen weight keeps its value and the note says so.
+    let tempo = |source: &str| {
+        source
+            .lines()
+            .find(|l| l.trim_start().starts_with("TEMPO: S = "))
+            .map(str::to_string)
+    };
+    let before = tempo(&std::fs::read_to_string("src/eval/tuned.rs").unwrap());
+    assert!(before.is_some());
+    let bold = |freeze: &[&str]| {
+        let mut args = vec![
+            "tune",
+            "--data",
+            path(&data),
+            "--epochs",
+            "30",
+            "--rate",
+            "5",
+            "--out",
+            path(&out),
+            "--min-count",
+            "1",
+        ];
+        args.extend_from_slice(freeze);
+        let o = stockman(&args);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        std::fs::read_to_string(&out).unwrap()
+    };
+    // Thirty bold steps move the tempo bonus, unless it is frozen.
+    assert_ne!(tempo(&bold(&[])), before);
+    let source = bold(&["--freeze", "TEMPO"]);
+    assert_eq!(tempo(&source), before);
+    assert!(source.contains("Held as they were: TEMPO."), "{source}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -286,6 +319,10 @@ fn bad_input_is_refused() {
     );
     fails(&["tune", "--data", path(&bad), "--rate", "0"], "positive");
     fails(&["tune", "--data", path(&bad), "--l2=-1"], "non-negative");
+    fails(
+        &["tune", "--data", path(&bad), "--freeze", "NO_SUCH_WEIGHT"],
+        "--freeze NO_SUCH_WEIGHT: no such weight",
+    );
     fails(
         &[
             "datagen",

@@ -58,6 +58,12 @@ pub struct TuneArgs {
     /// correlated groups, 0.01 pulls common ones too; 0: no penalty.
     #[arg(long, value_name = "LAMBDA", default_value_t = 0.0, value_parser = non_negative)]
     pub l2: f64,
+
+    /// A weight (by its name in `tuned.rs`, all its elements) the tuner
+    /// leaves as it is; repeat for several. For terms whose direction a test
+    /// pins down and the data does not see (king shelter, for example).
+    #[arg(long, value_name = "NAME")]
+    pub freeze: Vec<String>,
 }
 
 fn non_negative(s: &str) -> Result<f64, String> {
@@ -134,6 +140,9 @@ impl Note<'_> {
             " Elements used by fewer than {} positions were left as they were.",
             self.args.min_count
         );
+        if !self.args.freeze.is_empty() {
+            text += &format!(" Held as they were: {}.", self.args.freeze.join(", "));
+        }
         if self.data.comments.is_empty() {
             text += " The data files say nothing of how they were made.";
         }
@@ -160,6 +169,16 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
             .and_then(|()| std::fs::remove_file(&probe))
             .map_err(|e| format!("cannot write next to {}: {e}", args.out.display()))?;
     }
+    let reg = registry();
+    if let Some(unknown) = args
+        .freeze
+        .iter()
+        .find(|name| !reg.iter().any(|info| info.name == name.as_str()))
+    {
+        return Err(format!(
+            "--freeze {unknown}: no such weight (the names are those in tuned.rs)"
+        ));
+    }
     let started = Instant::now();
     let mut data = Dataset::default();
     for path in &args.data {
@@ -171,7 +190,6 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
         started.elapsed().as_secs_f64(),
         data.coefs.len()
     );
-    let reg = registry();
     let layout = Layout::new(&reg);
     let model = Model::new();
     let start = Layout::values(&reg);
@@ -218,11 +236,18 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
         rate: args.rate,
     };
     let counts = occurrences(&model, &data, layout.len());
-    let frozen: Vec<bool> = counts.iter().map(|&n| n < args.min_count).collect();
+    let mut frozen: Vec<bool> = counts.iter().map(|&n| n < args.min_count).collect();
+    for (wi, info) in reg.iter().enumerate() {
+        if args.freeze.iter().any(|name| name == info.name) {
+            for slot in layout.slots(wi) {
+                frozen[slot] = true;
+            }
+        }
+    }
     let mut rare = Vec::new();
     for (wi, info) in reg.iter().enumerate() {
         for (i, slot) in layout.slots(wi).enumerate() {
-            if counts[slot] > 0 && frozen[slot] {
+            if counts[slot] > 0 && counts[slot] < args.min_count {
                 rare.push(format!("{} ({})", element_name(info, i), counts[slot]));
             }
         }
