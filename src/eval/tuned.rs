@@ -8,25 +8,18 @@
 //! Provenance:
 //! Tuned by `stockman tune` (Texel's method: mean squared error between game
 //! results and 1 / (1 + 10^(-K eval / 400)) over the static evaluation,
-//! full-batch Adam) on /work/out/selfplay-5k.txt, /work/out/matches-pgn.txt,
-//! /work/data/pgn-s5.txt, /work/data/selfplay-s2.txt (613654 positions). K =
-//! 1.1554 (fitted); error 0.087285 before, 0.085211 after (rounded weights);
-//! 1000 epochs at rate 1 decaying to a tenth. L2 penalty towards the starting
-//! weights, lambda = 0.0005 (lambda times the sum over the tuned weights'
-//! halves of ((w - w0) / 100)²); penalised objective 0.085621 after.
-//! Elements used by fewer than 1000 positions were left as they were. The
-//! settings (L2 0.0005, min-count 1000) won on a held-out tenth of the data.
+//! full-batch Adam) on blend100.txt (825485 positions). K = 1.0919 (fitted);
+//! error 0.013111 before, 0.012211 after (rounded weights); 500 of 1000 epochs
+//! (checkpoint) at rate 1 decaying to a tenth. L2 penalty towards the starting
+//! weights, lambda = 0.0002 (lambda times the sum over the tuned weights'
+//! halves of ((w - w0) / 100)²); penalised objective 0.012350 after. Elements
+//! used by fewer than 1000 positions were left as they were. Held as they were:
+//! KING_SHIELD_MISSING, KING_SHIELD_DISTANCE, KING_SEMI_OPEN_FILE,
+//! KING_OPEN_FILE, KING_PAWN_STORM.
 //! The data, in its own words:
-//!   stockman datagen --games 20000 --nodes 5000 --seed 1 --random-plies 8
-//!   --max-plies 160 --hash 8 (openings: embedded positions/openings.epd;
-//!   stockman 0.1.0)
-//!   self-play, labels: the game result for White (1.0, 0.5, 0.0)
-//!   stockman datagen --pgn selfplay-matches.pgn (600 games; stockman 0.1.0)
-//!   positions of the games, labels: the game result for White
-//!   stockman datagen --pgn allnew.pgn (4005 games; stockman 0.1.0)
-//!   stockman datagen --games 2800 --nodes 5000 --seed 2 --random-plies 8
-//!   --max-plies 160 --hash 8 (openings: embedded positions/openings.epd;
-//!   stockman 0.1.0)
+//!   the 825485 positions of run 5's data (Stockman games), labels: 1.0 x
+//!   Stockfish 15.1's static NNUE evaluation as 1/(1+10^(-cp/350)) + 0.0 x the
+//!   game result for White
 
 use super::registry::tunable_weights;
 use super::tapered::{S, s};
@@ -36,11 +29,11 @@ tunable_weights! {
         /// Material by role (pawn, knight, bishop, rook, queen, king; the
         /// king's is never counted).
         MATERIAL: [S; 6] = [
-            s(67, 100),
-            s(359, 296),
-            s(361, 307),
-            s(467, 517),
-            s(1027, 935),
+            s(63, 92),
+            s(362, 310),
+            s(366, 305),
+            s(467, 530),
+            s(1031, 937),
             s(0, 0),
         ];
     }
@@ -48,33 +41,33 @@ tunable_weights! {
     "piece-square rules" {
         /// A knight, per unit of centralisation (`PST_CENTRE_PIVOT` minus the
         /// centre distance).
-        KNIGHT_CENTRALITY: S = s(2, 4);
+        KNIGHT_CENTRALITY: S = s(4, 3);
         /// A bishop, per unit of centralisation.
-        BISHOP_CENTRALITY: S = s(1, 1);
+        BISHOP_CENTRALITY: S = s(1, 2);
         /// A queen, per unit of centralisation.
-        QUEEN_CENTRALITY: S = s(1, 4);
+        QUEEN_CENTRALITY: S = s(0, 7);
         /// The king, per unit of centralisation.
-        KING_CENTRALITY: S = s(6, 1);
+        KING_CENTRALITY: S = s(4, 2);
         /// A knight still on its back rank.
-        KNIGHT_BACK_RANK: S = s(-5, 3);
+        KNIGHT_BACK_RANK: S = s(-3, 3);
         /// A bishop on one of the two long diagonals.
-        BISHOP_LONG_DIAGONAL: S = s(9, 4);
+        BISHOP_LONG_DIAGONAL: S = s(10, 0);
         /// A rook on the d or e file.
-        ROOK_CENTRE_FILE: S = s(9, -4);
+        ROOK_CENTRE_FILE: S = s(7, -3);
         /// A queen on the 6th rank or beyond.
-        QUEEN_ADVANCED: S = s(9, 10);
+        QUEEN_ADVANCED: S = s(13, 25);
         /// A pawn, per rank advanced from its starting rank.
-        PAWN_ADVANCE: S = s(4, 0);
+        PAWN_ADVANCE: S = s(6, -1);
         /// A d- or e-file pawn on the 4th or 5th rank.
-        PAWN_CENTRE: S = s(9, -9);
+        PAWN_CENTRE: S = s(9, -8);
         /// A c- or f-file pawn on the 4th or 5th rank.
-        PAWN_NEAR_CENTRE: S = s(5, -2);
+        PAWN_NEAR_CENTRE: S = s(4, -1);
         /// The king, per rank away from its back rank.
-        KING_RANK: S = s(-5, 3);
+        KING_RANK: S = s(-10, 0);
         /// The king on the c..f files.
-        KING_CENTRE_FILES: S = s(-28, 12);
+        KING_CENTRE_FILES: S = s(-26, 14);
         /// The king in a back-rank corner (a, b, g, h files).
-        KING_CORNER: S = s(17, -2);
+        KING_CORNER: S = s(13, 5);
     }
 
     "piece-square corrections" {
@@ -83,68 +76,68 @@ tunable_weights! {
         /// first.
         PAWN_SQUARES: [S; 32] = [
             s(0, 0), s(0, 0), s(0, 0), s(0, 0),
-            s(-3, 1), s(11, -7), s(2, 8), s(-6, 9),
-            s(-3, -5), s(1, -5), s(0, -2), s(3, 7),
-            s(-4, -3), s(-14, 5), s(-3, -3), s(2, -1),
-            s(-5, 2), s(-6, 2), s(2, -1), s(-3, -1),
-            s(7, -3), s(-1, 1), s(7, 2), s(3, 1),
-            s(-1, -6), s(0, 1), s(1, 1), s(2, 2),
+            s(0, -4), s(10, -3), s(10, 7), s(-3, 11),
+            s(-8, -6), s(-5, -7), s(-3, -1), s(-1, 1),
+            s(-9, -3), s(-8, 0), s(-1, -1), s(-1, 1),
+            s(-10, 1), s(-9, 1), s(-1, -2), s(-1, -2),
+            s(5, -7), s(-1, 2), s(13, 8), s(5, 5),
+            s(0, -23), s(0, 6), s(2, 6), s(4, 7),
             s(0, 0), s(0, 0), s(0, 0), s(0, 0),
         ];
         /// A knight by square beyond the rules above (indexed as `PAWN_SQUARES`).
         KNIGHT_SQUARES: [S; 32] = [
-            s(0, 0), s(1, 2), s(-1, -1), s(1, -1),
-            s(1, 0), s(4, -1), s(-1, -3), s(8, -2),
-            s(-7, -2), s(-1, 0), s(0, -4), s(0, 0),
-            s(-2, 0), s(5, 0), s(0, 6), s(-1, -5),
-            s(5, 2), s(-4, 3), s(0, 1), s(0, 6),
-            s(-1, -1), s(-5, 0), s(5, 5), s(2, -2),
-            s(0, 1), s(2, 1), s(1, 1), s(1, 1),
-            s(-2, -1), s(0, 0), s(0, 1), s(0, 0),
+            s(-1, 0), s(2, 3), s(0, -2), s(2, 0),
+            s(1, 1), s(6, 1), s(-3, -5), s(3, -7),
+            s(-10, 0), s(0, -2), s(-5, -5), s(0, 1),
+            s(-2, 1), s(3, 0), s(2, 4), s(-9, 0),
+            s(8, 2), s(-2, 4), s(4, 4), s(-1, 6),
+            s(0, 0), s(-2, 3), s(8, 8), s(9, 1),
+            s(1, 2), s(3, 2), s(2, 1), s(2, 2),
+            s(-7, -4), s(0, 0), s(0, 1), s(0, 0),
         ];
         /// A bishop by square beyond the rules above (indexed as `PAWN_SQUARES`).
         BISHOP_SQUARES: [S; 32] = [
-            s(-4, -1), s(1, -1), s(-7, 5), s(1, -2),
-            s(7, 3), s(6, 1), s(-2, -4), s(3, -2),
-            s(0, 3), s(12, 3), s(1, 2), s(-6, 0),
-            s(3, 1), s(0, -1), s(-2, 1), s(-6, 1),
-            s(-3, -3), s(-4, 1), s(0, 1), s(6, 1),
-            s(-4, -2), s(1, -2), s(-2, -1), s(1, 1),
-            s(-3, -2), s(-1, 1), s(-1, -1), s(1, 3),
-            s(-1, -1), s(0, 0), s(1, 3), s(-1, 1),
+            s(-5, 0), s(4, -1), s(-10, 5), s(-1, -5),
+            s(11, 1), s(6, -5), s(3, -6), s(-2, -4),
+            s(2, 2), s(8, 3), s(-2, 3), s(-2, 3),
+            s(0, 0), s(0, -1), s(-7, 5), s(-3, -3),
+            s(-6, -2), s(0, 4), s(4, -1), s(6, 1),
+            s(0, 1), s(4, -2), s(0, -1), s(2, 0),
+            s(-6, -3), s(-2, 5), s(-2, 1), s(0, 3),
+            s(-1, 0), s(0, -1), s(1, 4), s(-2, 1),
         ];
         /// A rook by square beyond the rules above (indexed as `PAWN_SQUARES`).
         ROOK_SQUARES: [S; 32] = [
-            s(-10, -5), s(-7, -3), s(11, -3), s(4, -7),
-            s(-12, -6), s(-1, -4), s(-2, -3), s(-8, -6),
-            s(-8, -4), s(-11, -6), s(-5, -3), s(-4, -5),
-            s(-2, 0), s(-1, 2), s(1, 1), s(3, 2),
-            s(4, 4), s(3, 4), s(8, 7), s(3, 4),
-            s(5, 7), s(5, 2), s(2, 3), s(2, 2),
-            s(0, 1), s(3, 3), s(1, 1), s(2, 2),
-            s(0, 2), s(2, 5), s(1, 5), s(2, 5),
+            s(-9, -10), s(-4, -9), s(4, -10), s(2, -15),
+            s(-24, -12), s(-5, -11), s(-3, -10), s(-9, -10),
+            s(-14, -7), s(-10, -6), s(-7, -4), s(-8, -9),
+            s(-6, 1), s(-3, 5), s(3, 2), s(-2, 3),
+            s(6, 9), s(5, 9), s(10, 10), s(5, 9),
+            s(8, 14), s(11, 7), s(7, 10), s(7, 7),
+            s(4, 3), s(2, 3), s(2, 1), s(2, 2),
+            s(4, 6), s(6, 11), s(3, 9), s(5, 11),
         ];
         /// A queen by square beyond the rules above (indexed as `PAWN_SQUARES`).
         QUEEN_SQUARES: [S; 32] = [
-            s(0, 0), s(2, -1), s(-3, -2), s(1, -3),
-            s(-1, -1), s(1, -1), s(3, -3), s(6, -5),
-            s(-5, -1), s(0, 1), s(4, 2), s(-1, -3),
-            s(-6, 0), s(-3, 1), s(4, 1), s(-2, 1),
-            s(6, 3), s(-3, 1), s(-2, 0), s(-3, -1),
-            s(1, 1), s(-1, 0), s(2, 1), s(1, 0),
-            s(0, 0), s(-3, 0), s(1, 1), s(2, 1),
-            s(1, 1), s(0, 1), s(1, 1), s(1, 0),
+            s(1, 0), s(2, -2), s(-3, -5), s(5, -7),
+            s(-2, -1), s(0, -3), s(3, -9), s(4, -13),
+            s(-6, -1), s(-3, 3), s(3, 1), s(-4, -7),
+            s(-7, 1), s(-3, 2), s(1, 1), s(-2, 2),
+            s(8, 5), s(-2, 3), s(2, 3), s(0, 3),
+            s(1, 2), s(-1, 1), s(3, 3), s(3, 1),
+            s(-1, 1), s(-7, 1), s(2, 2), s(3, 2),
+            s(2, 3), s(1, 2), s(2, 2), s(2, 1),
         ];
         /// The king by square beyond the rules above (indexed as `PAWN_SQUARES`).
         KING_SQUARES: [S; 32] = [
-            s(-2, -3), s(2, 4), s(-5, 5), s(1, -6),
-            s(-1, -1), s(4, -1), s(4, 5), s(-2, 4),
-            s(3, -1), s(0, -2), s(0, -2), s(-1, -2),
-            s(-2, -2), s(-1, -4), s(0, 0), s(0, 0),
-            s(0, -2), s(0, -1), s(1, 4), s(0, -2),
-            s(0, 0), s(0, 3), s(0, 2), s(0, 1),
-            s(0, 0), s(0, 0), s(0, 1), s(0, -1),
-            s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+            s(-7, 2), s(3, 6), s(-5, 8), s(1, -10),
+            s(6, 1), s(10, 8), s(6, 1), s(-4, -2),
+            s(-1, -9), s(0, -3), s(1, -2), s(-3, -3),
+            s(-5, -6), s(-2, -3), s(1, 2), s(-1, -1),
+            s(-1, -6), s(1, -1), s(1, 8), s(-1, -1),
+            s(-2, -6), s(1, 7), s(2, 10), s(0, 1),
+            s(-1, -2), s(1, 5), s(1, 3), s(0, -2),
+            s(-2, -5), s(0, 1), s(1, 1), s(0, -1),
         ];
     }
 
@@ -152,79 +145,79 @@ tunable_weights! {
         /// A knight, by the number of squares it reaches: attacked, not
         /// occupied by an own piece and not attacked by an enemy pawn.
         MOBILITY_KNIGHT: [S; 9] = [
-            s(-36, -46),
-            s(-16, -31),
-            s(-10, -17),
-            s(2, -4),
-            s(9, 5),
-            s(9, 13),
-            s(15, 18),
-            s(23, 18),
-            s(19, 14),
+            s(-33, -46),
+            s(-16, -32),
+            s(-6, -13),
+            s(1, 1),
+            s(6, 10),
+            s(10, 17),
+            s(15, 19),
+            s(22, 18),
+            s(19, 10),
         ];
         /// A bishop, by the number of squares it reaches.
         MOBILITY_BISHOP: [S; 14] = [
-            s(-18, -35),
-            s(-2, -15),
-            s(5, 0),
-            s(14, 9),
-            s(18, 18),
-            s(22, 25),
-            s(22, 34),
-            s(29, 38),
-            s(30, 34),
-            s(37, 39),
-            s(39, 38),
-            s(40, 41),
-            s(47, 44),
-            s(52, 50),
+            s(-15, -34),
+            s(-3, -13),
+            s(7, 3),
+            s(13, 12),
+            s(20, 21),
+            s(22, 30),
+            s(24, 35),
+            s(28, 39),
+            s(32, 35),
+            s(35, 37),
+            s(38, 36),
+            s(41, 36),
+            s(47, 39),
+            s(51, 44),
         ];
         /// A rook, by the number of squares it reaches.
         MOBILITY_ROOK: [S; 15] = [
-            s(-23, -41),
-            s(-16, -18),
-            s(-7, -2),
-            s(-4, 9),
-            s(-10, 18),
-            s(-5, 26),
-            s(-3, 32),
-            s(6, 33),
-            s(8, 40),
-            s(14, 47),
-            s(18, 52),
-            s(23, 53),
-            s(23, 60),
-            s(25, 60),
-            s(27, 59),
+            s(-25, -41),
+            s(-13, -15),
+            s(-9, -1),
+            s(-5, 11),
+            s(-5, 20),
+            s(0, 28),
+            s(2, 33),
+            s(7, 34),
+            s(8, 44),
+            s(11, 49),
+            s(15, 52),
+            s(19, 55),
+            s(21, 61),
+            s(24, 58),
+            s(27, 54),
         ];
         /// A queen, by the number of squares it reaches.
         MOBILITY_QUEEN: [S; 28] = [
             s(-20, -25),
-            s(-15, -15),
-            s(1, -2),
-            s(-1, 5),
-            s(4, 11),
-            s(14, 20),
-            s(7, 26),
-            s(18, 30),
-            s(17, 35),
-            s(24, 41),
-            s(24, 43),
-            s(28, 47),
-            s(30, 51),
-            s(33, 53),
-            s(34, 55),
-            s(33, 58),
-            s(33, 59),
-            s(33, 60),
-            s(36, 62),
+            s(-11, -15),
+            s(-1, -2),
+            s(0, 5),
+            s(5, 12),
+            s(10, 19),
+            s(12, 26),
+            s(17, 31),
+            s(19, 35),
+            s(23, 40),
+            s(25, 42),
+            s(26, 47),
+            s(28, 51),
+            s(31, 53),
+            s(33, 56),
+            s(34, 60),
+            s(35, 62),
+            s(35, 62),
+            s(37, 63),
             s(38, 65),
             s(40, 66),
-            s(44, 72),
-            s(46, 73),
-            s(46, 75),
+            s(44, 70),
+            s(46, 72),
+            s(46, 74),
             s(48, 79),
-            s(49, 82),
+            s(49, 81),
             s(51, 86),
             s(52, 88),
         ];
@@ -232,39 +225,39 @@ tunable_weights! {
 
     "pieces" {
         /// Bishops on both square colours.
-        BISHOP_PAIR: S = s(30, 45);
+        BISHOP_PAIR: S = s(32, 51);
         /// Per own pawn on the bishop's square colour.
-        BISHOP_PAWNS_SAME_COLOUR: S = s(-4, -7);
+        BISHOP_PAWNS_SAME_COLOUR: S = s(-4, -4);
         /// A knight on an outpost: relative rank 4..6, protected by an own
         /// pawn, on a square no enemy pawn can ever attack.
-        KNIGHT_OUTPOST: S = s(25, 17);
+        KNIGHT_OUTPOST: S = s(25, 16);
         /// A bishop on an outpost.
-        BISHOP_OUTPOST: S = s(23, 5);
+        BISHOP_OUTPOST: S = s(27, 6);
         /// A rook on a file without pawns.
-        ROOK_OPEN_FILE: S = s(24, 10);
+        ROOK_OPEN_FILE: S = s(27, 4);
         /// A rook on a file without own pawns but with enemy ones.
-        ROOK_SEMI_OPEN_FILE: S = s(16, 17);
+        ROOK_SEMI_OPEN_FILE: S = s(10, 12);
         /// A rook on the 7th rank while the enemy king is on the 8th or
         /// enemy pawns are on the 7th.
-        ROOK_SEVENTH: S = s(15, 25);
+        ROOK_SEVENTH: S = s(15, 26);
     }
 
     "pawn structure" {
         /// Per pawn with an own pawn in front of it on the same file.
-        PAWN_DOUBLED: S = s(-9, -16);
+        PAWN_DOUBLED: S = s(-9, -14);
         /// Per pawn without own pawns on the adjacent files.
-        PAWN_ISOLATED: S = s(-9, -10);
+        PAWN_ISOLATED: S = s(-9, -11);
         /// Per pawn behind all own pawns of the adjacent files whose stop
         /// square an enemy pawn attacks.
-        PAWN_BACKWARD: S = s(-12, -8);
+        PAWN_BACKWARD: S = s(-10, -12);
         /// A pawn defended by an own pawn or beside one, by relative rank.
         PAWN_CONNECTED: [S; 8] = [
             s(0, 0),
-            s(4, 2),
-            s(12, 3),
-            s(11, -2),
-            s(4, 12),
-            s(21, 22),
+            s(2, 0),
+            s(12, 2),
+            s(13, 4),
+            s(18, 10),
+            s(20, 28),
             s(34, 26),
             s(0, 0),
         ];
@@ -276,37 +269,37 @@ tunable_weights! {
         /// rank.
         PASSED_RANK: [S; 8] = [
             s(0, 0),
-            s(4, 12),
-            s(0, 12),
-            s(-9, 16),
-            s(23, 44),
-            s(58, 85),
-            s(92, 138),
+            s(2, 15),
+            s(-7, 13),
+            s(-12, 19),
+            s(19, 43),
+            s(52, 76),
+            s(97, 136),
             s(0, 0),
         ];
         /// A passed pawn that is also connected, on top of both bonuses, by
         /// relative rank.
         PASSED_CONNECTED: [S; 8] = [
             s(0, 0),
-            s(1, 3),
-            s(1, 1),
-            s(12, 16),
-            s(6, 16),
-            s(14, 33),
+            s(2, 1),
+            s(0, 3),
+            s(12, 14),
+            s(10, 18),
+            s(15, 35),
             s(19, 41),
             s(0, 0),
         ];
         /// Per square (up to `PASSER_KING_DISTANCE_CAP`) from a passer's stop
         /// square to the enemy king, times the passer's advancement weight
         /// (its relative rank minus `PASSER_WEIGHT_BASE_RANK`, when positive).
-        PASSER_ENEMY_KING_DISTANCE: S = s(1, 11);
+        PASSER_ENEMY_KING_DISTANCE: S = s(-1, 12);
         /// The same for the own king (a penalty).
-        PASSER_OWN_KING_DISTANCE: S = s(-1, -7);
+        PASSER_OWN_KING_DISTANCE: S = s(2, -8);
         /// The stop square is occupied, times the advancement weight.
-        PASSER_BLOCKED: S = s(-2, -5);
+        PASSER_BLOCKED: S = s(-5, -6);
         /// The stop square is empty and not attacked by the enemy, times the
         /// advancement weight.
-        PASSER_FREE_STOP: S = s(-5, 16);
+        PASSER_FREE_STOP: S = s(-10, 20);
     }
 
     "king safety" {
@@ -314,12 +307,12 @@ tunable_weights! {
         /// squares and the row in front), by role (pawn and king do not
         /// count). The units are scaled by the number of attackers and the
         /// middlegame penalty is quadratic (see `params`).
-        KING_ATTACK_WEIGHT: [i32; 6] = [0, 5, 2, 12, 11, 0];
+        KING_ATTACK_WEIGHT: [i32; 6] = [0, 5, 1, 8, 12, 0];
         /// Danger units per attack on a square next to the king.
         KING_ZONE_HIT: i32 = 10;
         /// Danger units per role that can give a safe check (square not
         /// defended, not occupied by the attacker's own pieces).
-        KING_SAFE_CHECK: [i32; 6] = [0, 18, 9, 17, 29, 0];
+        KING_SAFE_CHECK: [i32; 6] = [0, 27, 13, 26, 34, 0];
         /// Pawn shield on the king's file and the two beside it (b..g when the
         /// king is on an edge file): per file without an own pawn in front of
         /// the king.
@@ -347,19 +340,19 @@ tunable_weights! {
 
     "threats" {
         /// Per enemy knight, bishop, rook or queen attacked by an own pawn.
-        THREAT_BY_PAWN: S = s(42, 23);
+        THREAT_BY_PAWN: S = s(49, 26);
         /// By the victim's role: attacked by a knight or bishop, and the
         /// victim is undefended or a rook or queen.
-        THREAT_BY_MINOR: [S; 6] = [s(6, 19), s(19, 21), s(19, 23), s(35, 42), s(32, 69), s(0, 0)];
+        THREAT_BY_MINOR: [S; 6] = [s(7, 20), s(18, 19), s(17, 21), s(37, 36), s(34, 68), s(0, 0)];
         /// By the victim's role: attacked by a rook, and the victim is
         /// undefended or a queen.
-        THREAT_BY_ROOK: [S; 6] = [s(9, 29), s(18, 30), s(18, 30), s(0, 18), s(34, 41), s(0, 0)];
+        THREAT_BY_ROOK: [S; 6] = [s(6, 27), s(17, 29), s(16, 27), s(0, 18), s(37, 41), s(0, 0)];
         /// Per enemy piece (not pawn or king) attacked and not defended.
-        HANGING: S = s(18, 8);
+        HANGING: S = s(12, 5);
     }
 
     "the whole" {
         /// For the side to move.
-        TEMPO: S = s(7, 5);
+        TEMPO: S = s(22, 8);
     }
 }
