@@ -168,6 +168,16 @@ fn datagen_reads_pgn_games() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The module comment of a generated `tuned.rs`, its lines joined: the note
+/// is wrapped wherever the length of its other text (paths) puts the breaks.
+fn provenance_note(source: &str) -> String {
+    let lines: Vec<&str> = source
+        .lines()
+        .filter_map(|l| l.strip_prefix("//! "))
+        .collect();
+    lines.join(" ")
+}
+
 #[test]
 fn tune_writes_the_generated_source() {
     let dir = scratch("tune");
@@ -220,12 +230,7 @@ fn tune_writes_the_generated_source() {
     assert!(stdout.contains("(objective with L2 0.01: "), "{stdout}");
     assert!(text(&o.stderr).contains(" objective "));
     let source = std::fs::read_to_string(&out).unwrap();
-    // The note is wrapped: join its lines.
-    let note: Vec<&str> = source
-        .lines()
-        .filter_map(|l| l.strip_prefix("//! "))
-        .collect();
-    let note = note.join(" ");
+    let note = provenance_note(&source);
     assert!(
         note.contains("L2 penalty towards the starting weights, lambda = 0.01"),
         "{note}"
@@ -262,12 +267,7 @@ fn tune_writes_the_generated_source() {
     assert_ne!(tempo(&bold(&[])), before);
     let source = bold(&["--freeze", "TEMPO"]);
     assert_eq!(tempo(&source), before);
-    // The note is wrapped where its other text puts the breaks: join it.
-    let note: Vec<&str> = source
-        .lines()
-        .filter_map(|l| l.strip_prefix("//! "))
-        .collect();
-    let note = note.join(" ");
+    let note = provenance_note(&source);
     assert!(note.contains("Held as they were: TEMPO."), "{note}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -236,20 +236,17 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
         rate: args.rate,
     };
     let counts = occurrences(&model, &data, layout.len());
+    // Frozen: the elements of the weights named by --freeze, and those used
+    // by fewer than --min-count positions (listed, when used at all).
     let mut frozen: Vec<bool> = counts.iter().map(|&n| n < args.min_count).collect();
-    for (wi, info) in reg.iter().enumerate() {
-        if args.freeze.iter().any(|name| name == info.name) {
-            for slot in layout.slots(wi) {
-                frozen[slot] = true;
-            }
-        }
-    }
     let mut rare = Vec::new();
     for (wi, info) in reg.iter().enumerate() {
+        let held = args.freeze.iter().any(|name| name == info.name);
         for (i, slot) in layout.slots(wi).enumerate() {
-            if counts[slot] > 0 && counts[slot] < args.min_count {
+            if counts[slot] > 0 && frozen[slot] {
                 rare.push(format!("{} ({})", element_name(info, i), counts[slot]));
             }
+            frozen[slot] |= held;
         }
     }
     if !rare.is_empty() {
@@ -330,10 +327,7 @@ fn print_changes(reg: &[WeightInfo], layout: &Layout, start: &[S], end: &[S]) {
             let (a, b) = (start[slot], end[slot]);
             let d = (b.mg - a.mg).abs().max((b.eg - a.eg).abs());
             if d > 0 {
-                let name = match info.shape.len {
-                    Some(_) => format!("{}[{i}]", info.name),
-                    None => info.name.to_string(),
-                };
+                let name = element_name(info, i);
                 changes.push((
                     d,
                     format!("{name}: ({}, {}) -> ({}, {})", a.mg, a.eg, b.mg, b.eg),
