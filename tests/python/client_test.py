@@ -159,9 +159,15 @@ def test_self_play_game(binary):
                   f"after {board.ply()} plies")
         # After the game the engine still answers.
         engine.ping()
+        # A move exactly when one is legal: a game drawn by rule (insufficient
+        # material, repetition, fifty moves) still has moves to play; only
+        # mate and stalemate leave none.
         result = engine.play(board, chess.engine.Limit(nodes=2000))
-        check(board.is_game_over() == (result.move is None),
+        has_moves = any(True for _ in board.legal_moves)
+        check(has_moves == (result.move is not None),
               f"final position {board.fen()}: {result}")
+        check(result.move is None or result.move in board.legal_moves,
+              f"illegal move {result.move} in final position {board.fen()}")
 
 
 def test_clock_game_with_ponder(binary):
