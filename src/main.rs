@@ -32,6 +32,8 @@ enum Command {
     Trees(stockman::research::TreesArgs),
     /// Tuning data: quiet positions from self-play (or a PGN file) labelled with the game result.
     Datagen(stockman::tune::DatagenArgs),
+    /// Relabel tuning data with another UCI engine's judgement (Stockfish's static eval, a search).
+    Label(stockman::tune::LabelArgs),
     /// Texel tuning of the evaluation weights on datagen's data; writes src/eval/tuned.rs.
     Tune(stockman::tune::TuneArgs),
 }
@@ -74,6 +76,7 @@ fn main() -> ExitCode {
         Some(Command::Perft(a)) => stockman::perft::run(a),
         Some(Command::Trees(a)) => stockman::research::run_trees(a),
         Some(Command::Datagen(a)) => stockman::tune::run_datagen(a),
+        Some(Command::Label(a)) => stockman::tune::run_label(a),
         Some(Command::Tune(a)) => stockman::tune::run_tune(a),
     };
     match result {

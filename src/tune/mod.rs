@@ -2,11 +2,15 @@
 //! positions labelled with their game's result, from self-play or from PGN
 //! games — and `stockman tune` fits the tunable weights to it (Texel's
 //! method over the evaluation's trace) and writes them back into
-//! `src/eval/tuned.rs` with a note of the data they came from.
+//! `src/eval/tuned.rs` with a note of the data they came from. `stockman
+//! label` relabels the data with another engine's judgement instead of
+//! the game result.
 
 pub mod datagen;
 pub mod datagen_cmd;
 pub mod dataset;
+pub mod label_cmd;
+pub mod label_engine;
 pub mod pgn;
 pub mod sample;
 pub mod texel;
@@ -14,6 +18,7 @@ pub mod tune_cmd;
 pub mod writer;
 
 pub use datagen_cmd::{DatagenArgs, run_datagen};
+pub use label_cmd::{LabelArgs, run_label};
 pub use tune_cmd::{TuneArgs, run_tune};
 
 /// A rayon pool of `threads` (all cores when `None`).
