@@ -2,8 +2,11 @@
 //! per-depth tables, the Pure-mode values-agree line, the CSV and SVG files,
 //! and clear errors (never a panic) for bad input.
 
+mod common;
+
+use common::cli::{scratch, stockman, text};
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
 const SMALL_EPD: &str = "\
 # three bench positions and a mate in one, with EPD operations after the FEN
@@ -14,29 +17,10 @@ r3k2r/2pb1ppp/2pp1q2/p7/1nP1B3/1P2P3/P2N1PPP/R2QK2R w KQkq a6 0 14
 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - bm Rd8#; id \"mate in one\";
 ";
 
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("stockman-compare-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn write_epd(dir: &std::path::Path, text: &str) -> PathBuf {
     let path = dir.join("positions.epd");
     std::fs::write(&path, text).unwrap();
     path
-}
-
-fn stockman(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_stockman"))
-        .args(args)
-        .output()
-        .expect("run stockman")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 #[test]

@@ -5,8 +5,10 @@
 
 mod common;
 
+use common::cli::{path, scratch, stockman, text};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// White a queen up, White to move; the same material, Black to move; Black
 /// a rook up; the start position; White in check (no static value).
@@ -19,26 +21,19 @@ rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 [0.5]
 4k3/8/8/8/8/8/8/r3K2R w - - 0 1 [0.5]
 ";
 
-fn stockman(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_stockman"))
-        .args(args)
-        .output()
-        .expect("run stockman")
+/// A scratch directory holding `DATA`: the data file and an output path.
+fn data_file(name: &str) -> (PathBuf, PathBuf) {
+    let dir = scratch(name);
+    let data = dir.join("data.txt");
+    std::fs::write(&data, DATA).unwrap();
+    (data, dir.join("labelled.txt"))
 }
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("stockman-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn path(p: &Path) -> &str {
-    p.to_str().unwrap()
+/// `stockman label --data DATA --out OUT` followed by `extra`.
+fn label(data: &Path, out: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["label", "--data", path(data), "--out", path(out)];
+    args.extend_from_slice(extra);
+    stockman(&args)
 }
 
 /// (FEN, middle field, label) of the output's position lines.
@@ -61,26 +56,22 @@ fn close(a: f64, b: f64) -> bool {
 
 #[test]
 fn static_evaluations_become_win_probabilities_in_input_order() {
-    let dir = scratch("label-static");
-    let data = dir.join("data.txt");
-    std::fs::write(&data, DATA).unwrap();
-    let out = dir.join("labelled.txt");
+    let (data, out) = data_file("label-static");
     let mock = common::repo_path("tests/python/static_eval_engine.py");
     let engine = format!("python3 {}", mock.display());
-    let run = stockman(&[
-        "label",
-        "--data",
-        path(&data),
-        "--out",
-        path(&out),
-        "--engine",
-        &engine,
-        "--static-eval",
-        "--scale",
-        "400",
-        "--threads",
-        "1",
-    ]);
+    let run = label(
+        &data,
+        &out,
+        &[
+            "--engine",
+            &engine,
+            "--static-eval",
+            "--scale",
+            "400",
+            "--threads",
+            "1",
+        ],
+    );
     let stdout = text(&run.stdout);
     assert!(run.status.success(), "{stdout}{}", text(&run.stderr));
     let lines = labelled(&out);
@@ -109,31 +100,24 @@ fn static_evaluations_become_win_probabilities_in_input_order() {
 
 #[test]
 fn a_search_by_stockman_itself_labels_and_tune_reads_the_result() {
-    let dir = scratch("label-search");
-    let data = dir.join("data.txt");
-    std::fs::write(&data, DATA).unwrap();
-    let out = dir.join("labelled.txt");
-    let run = stockman(&[
-        "label",
-        "--data",
-        path(&data),
-        "--out",
-        path(&out),
-        "--engine",
-        env!("CARGO_BIN_EXE_stockman"),
-        "--option",
-        "Hash=1",
-        "--depth",
-        "3",
-        "--threads",
-        "2",
-    ]);
-    assert!(
-        run.status.success(),
-        "{}{}",
-        text(&run.stdout),
-        text(&run.stderr)
+    let (data, out) = data_file("label-search");
+    let me = env!("CARGO_BIN_EXE_stockman");
+    let run = label(
+        &data,
+        &out,
+        &[
+            "--engine",
+            me,
+            "--option",
+            "Hash=1",
+            "--depth",
+            "3",
+            "--threads",
+            "2",
+        ],
     );
+    let says = text(&run.stdout) + &text(&run.stderr);
+    assert!(run.status.success(), "{says}");
     let lines = labelled(&out);
     assert_eq!(
         lines.len(),
@@ -147,7 +131,7 @@ fn a_search_by_stockman_itself_labels_and_tune_reads_the_result() {
     let written = std::fs::read_to_string(&out).unwrap();
     assert!(written.contains("--option \"Hash=1\" --depth 3 --scale 350 (engine: Stockman"));
 
-    let tuned = dir.join("tuned.rs");
+    let tuned = out.with_file_name("tuned.rs");
     let tune = stockman(&[
         "tune",
         "--data",
@@ -166,73 +150,39 @@ fn a_search_by_stockman_itself_labels_and_tune_reads_the_result() {
 
 #[test]
 fn bad_engines_and_arguments_are_refused_with_a_message() {
-    let dir = scratch("label-bad");
-    let data = dir.join("data.txt");
-    std::fs::write(&data, DATA).unwrap();
-    let out = dir.join("labelled.txt");
-    let out_s = path(&out);
-    let cases: Vec<(Vec<&str>, &str)> = vec![
+    let (data, out) = data_file("label-bad");
+    let me = env!("CARGO_BIN_EXE_stockman");
+    let cases: [(&[&str], &str); 5] = [
         (
-            vec!["--engine", "/nonexistent/engine", "--depth", "2"],
+            &["--engine", "/nonexistent/engine", "--depth", "2"],
             "cannot start the engine",
         ),
+        // Stockman has no Stockfish-style `eval` output.
         (
-            // Stockman has no Stockfish-style `eval` output.
-            vec!["--engine", env!("CARGO_BIN_EXE_stockman"), "--static-eval"],
+            &["--engine", me, "--static-eval"],
             "no 'Final evaluation' line",
         ),
+        (&["--engine", me], "--static-eval"),
         (
-            vec!["--engine", env!("CARGO_BIN_EXE_stockman")],
-            "--static-eval",
-        ),
-        (
-            vec![
-                "--engine",
-                env!("CARGO_BIN_EXE_stockman"),
-                "--depth",
-                "2",
-                "--option",
-                "Hash",
-            ],
+            &["--engine", me, "--depth", "2", "--option", "Hash"],
             "is not NAME=VALUE",
         ),
         (
-            vec![
-                "--engine",
-                env!("CARGO_BIN_EXE_stockman"),
-                "--depth",
-                "2",
-                "--scale",
-                "0",
-            ],
+            &["--engine", me, "--depth", "2", "--scale", "0"],
             "not a positive number",
         ),
     ];
-    for (extra, expected) in cases {
-        let mut args = vec!["label", "--data", path(&data), "--out", out_s];
-        args.extend(extra.iter().copied());
-        let run = stockman(&args);
+    let refused = |data: &Path, extra: &[&str], expected: &str| {
+        let run = label(data, &out, extra);
         let says = text(&run.stdout) + &text(&run.stderr);
-        assert!(!run.status.success(), "{args:?} succeeded: {says}");
-        assert!(says.contains(expected), "{args:?}: {says}");
-        assert!(!says.contains("panicked"), "{args:?}: {says}");
+        assert!(!run.status.success(), "{extra:?} succeeded: {says}");
+        assert!(says.contains(expected), "{extra:?}: {says}");
+        assert!(!says.contains("panicked"), "{extra:?}: {says}");
+    };
+    for (extra, expected) in cases {
+        refused(&data, extra, expected);
     }
-    let broken = dir.join("broken.txt");
+    let broken = data.with_file_name("broken.txt");
     std::fs::write(&broken, "not a fen [1.0]\n").unwrap();
-    let run = stockman(&[
-        "label",
-        "--data",
-        path(&broken),
-        "--out",
-        out_s,
-        "--engine",
-        env!("CARGO_BIN_EXE_stockman"),
-        "--depth",
-        "2",
-    ]);
-    let says = text(&run.stderr);
-    assert!(
-        !run.status.success() && says.contains("broken.txt:1"),
-        "{says}"
-    );
+    refused(&broken, &["--engine", me, "--depth", "2"], "broken.txt:1");
 }

@@ -2,9 +2,12 @@
 //! hashed), Chess960 start positions, and the `stockman perft` command as a
 //! user runs it: output format, exit codes and error messages.
 
+mod common;
+
+use common::cli::{stockman, text};
+
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use stockman::perft::{EpdEntry, PerftTable, divide_with, parse_epd, perft, perft_with};
 
 /// The deepest listed count checked by the suite test.
@@ -97,17 +100,6 @@ fn chess960_start_positions_to_depth_3() {
         })
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
-fn stockman(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_stockman"))
-        .args(args)
-        .output()
-        .expect("the stockman binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// A scratch file under the system temp directory, unique to this process.

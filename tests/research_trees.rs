@@ -2,8 +2,12 @@
 //! the minimax value, SSS* ≡ MT-SSS*, DUAL* ≡ MT-DUAL*, SSS*/DUAL* leaves ⊆
 //! alpha-beta's — and `stockman trees` driven through the real binary.
 
+mod common;
+
+use common::cli::stockman;
+
 use rayon::prelude::*;
-use std::process::{Command, Output};
+use std::process::Output;
 use stockman::research::examples::{PLAAT_BRANCHING, PLAAT_LEAVES};
 use stockman::research::rng::SplitMix64;
 use stockman::research::synthetic::leaf_count;
@@ -152,13 +156,6 @@ fn best_first_algorithms_beat_alpha_beta_on_average() {
 }
 
 // ---- the CLI, through the real binary ----
-
-fn stockman(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_stockman"))
-        .args(args)
-        .output()
-        .expect("the stockman binary runs")
-}
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

@@ -2,31 +2,12 @@
 //! inputs: data lines are well formed and repeat with the seed, a PGN file
 //! gives positions, tuning writes a generated file, bad input is refused.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn stockman(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_stockman"))
-        .args(args)
-        .output()
-        .expect("run stockman")
-}
+use common::cli::{path, scratch, stockman, text};
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// A fresh directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("stockman-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn path(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use std::path::Path;
+use std::process::Output;
 
 fn datagen(out: &Path, seed: &str) -> Output {
     stockman(&[

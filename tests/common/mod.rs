@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests: test positions and the engine binary.
 #![allow(dead_code)]
 
+pub mod cli;
 pub mod engine_process;
 
 use std::path::PathBuf;
