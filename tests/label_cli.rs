@@ -152,10 +152,19 @@ fn a_search_by_stockman_itself_labels_and_tune_reads_the_result() {
 fn bad_engines_and_arguments_are_refused_with_a_message() {
     let (data, out) = data_file("label-bad");
     let me = env!("CARGO_BIN_EXE_stockman");
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 7] = [
         (
             &["--engine", "/nonexistent/engine", "--depth", "2"],
             "cannot start the engine",
+        ),
+        // A program that never answers costs the timeout, not a hang.
+        (
+            &["--engine", "sleep 30", "--depth", "2", "--timeout", "0.5"],
+            "no 'uciok' within",
+        ),
+        (
+            &["--engine", me, "--depth", "2", "--timeout", "1e300"],
+            "more than a day",
         ),
         // Stockman has no Stockfish-style `eval` output.
         (

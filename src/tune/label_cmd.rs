@@ -65,9 +65,21 @@ pub struct LabelArgs {
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
     pub threads: Option<u64>,
 
-    /// Seconds to wait for one answer before giving up.
-    #[arg(long, default_value_t = 60.0, value_parser = positive)]
+    /// Seconds to wait for one answer before giving up (at most a day).
+    #[arg(long, default_value_t = 60.0, value_parser = timeout_seconds)]
     pub timeout: f64,
+}
+
+/// The longest `--timeout`: a day.
+const MAX_TIMEOUT_SECONDS: f64 = 86_400.0;
+
+fn timeout_seconds(s: &str) -> Result<f64, String> {
+    match positive(s)? {
+        t if t <= MAX_TIMEOUT_SECONDS => Ok(t),
+        _ => Err(format!(
+            "'{s}' is more than a day ({MAX_TIMEOUT_SECONDS} s)"
+        )),
+    }
 }
 
 fn name_value(s: &str) -> Result<(String, String), String> {
@@ -364,7 +376,7 @@ mod tests {
     }
 
     #[test]
-    fn options_are_name_equals_value() {
+    fn options_and_timeouts_are_checked() {
         assert_eq!(
             name_value("Hash=16"),
             Ok(("Hash".to_string(), "16".to_string()))
@@ -375,5 +387,8 @@ mod tests {
         );
         assert!(name_value("Hash").is_err());
         assert!(name_value("=3").is_err());
+        assert_eq!(timeout_seconds("2.5"), Ok(2.5));
+        assert!(timeout_seconds("1e300").is_err());
+        assert!(timeout_seconds("0").is_err());
     }
 }
