@@ -187,6 +187,9 @@ fn bad_engines_and_arguments_are_refused_with_a_message() {
         assert!(!run.status.success(), "{extra:?} succeeded: {says}");
         assert!(says.contains(expected), "{extra:?}: {says}");
         assert!(!says.contains("panicked"), "{extra:?}: {says}");
+        // Nothing half-labelled is left behind.
+        let partial = out.with_file_name("labelled.txt.partial");
+        assert!(!out.exists() && !partial.exists(), "{extra:?} left a file");
     };
     for (extra, expected) in cases {
         refused(&data, extra, expected);

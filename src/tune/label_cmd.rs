@@ -197,8 +197,39 @@ struct Totals {
     pairs: Vec<(f64, f64)>,
 }
 
-/// Runs `stockman label`.
+/// Runs `stockman label`. The labels go to `OUT.partial` first, renamed
+/// to `OUT` only when every position is done, so a failed run leaves no
+/// half-labelled file that `tune` could take for a whole one.
 pub fn run_label(args: &LabelArgs) -> Result<(), String> {
+    let mut partial = args.out.clone().into_os_string();
+    partial.push(".partial");
+    let partial = PathBuf::from(partial);
+    let done = label_into(args, &partial).and_then(|summary| {
+        std::fs::rename(&partial, &args.out)
+            .map_err(|e| {
+                format!(
+                    "cannot rename {} to {}: {e}",
+                    partial.display(),
+                    args.out.display()
+                )
+            })
+            .map(|_| summary)
+    });
+    match done {
+        Ok(summary) => {
+            println!("{summary}");
+            Ok(())
+        }
+        Err(e) => {
+            let _ = std::fs::remove_file(&partial);
+            Err(e)
+        }
+    }
+}
+
+/// Labels `args.data` into `path`; the summary line, printed once the file
+/// has its name.
+fn label_into(args: &LabelArgs, path: &Path) -> Result<String, String> {
     let probe = args.probe();
     let command: Vec<String> = args.engine.split_whitespace().map(String::from).collect();
     let Data {
@@ -217,10 +248,10 @@ pub fn run_label(args: &LabelArgs) -> Result<(), String> {
         .collect::<Result<Vec<_>, String>>()?;
     let engine_name = engines[0].name.clone();
 
-    let mut out = File::create(&args.out)
+    let mut out = File::create(path)
         .map(BufWriter::new)
-        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
-    let err = |e: std::io::Error| format!("writing {}: {e}", args.out.display());
+        .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+    let err = |e: std::io::Error| format!("writing {}: {e}", path.display());
     for c in &comments {
         writeln!(out, "{c}").map_err(err)?;
     }
@@ -329,15 +360,14 @@ pub fn run_label(args: &LabelArgs) -> Result<(), String> {
             args.scale
         );
     }
-    println!(
+    Ok(format!(
         "label: {} positions labelled by {engine_name} ({} mates, {} without a value skipped), \
          written to {}",
         totals.labelled,
         totals.mates,
         totals.unavailable,
         args.out.display()
-    );
-    Ok(())
+    ))
 }
 
 #[cfg(test)]
