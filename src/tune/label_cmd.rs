@@ -5,6 +5,7 @@
 
 use super::dataset::parse_line;
 use super::label_engine::{Judgement, Probe, UciProcess};
+use super::texel::sigmoid;
 use super::tune_cmd::positive;
 use clap::{ArgGroup, Args};
 use std::collections::BTreeMap;
@@ -99,9 +100,10 @@ impl LabelArgs {
     }
 }
 
-/// White's win probability for `cp` centipawns at scale `scale`.
+/// White's win probability for `cp` centipawns at scale `scale`: the
+/// tuner's sigmoid with K = 400 / scale.
 pub fn win_probability(cp: f64, scale: f64) -> f64 {
-    1.0 / (1.0 + 10f64.powf(-cp / scale))
+    sigmoid(400.0 / scale, cp)
 }
 
 /// The label of a judgement: a probability, or `None` without a value.
@@ -190,7 +192,6 @@ fn read_data(path: &Path) -> Result<Data, String> {
 /// Tallies of a run.
 #[derive(Default)]
 struct Totals {
-    labelled: usize,
     unavailable: usize,
     mates: usize,
     /// (centipawns for White, the input's result) for the scale fit.
@@ -330,7 +331,6 @@ fn label_into(args: &LabelArgs, path: &Path) -> Result<String, String> {
                         Judgement::Centipawns(cp) => totals.pairs.push((cp, *result)),
                         _ => totals.mates += 1,
                     }
-                    totals.labelled += 1;
                     writeln!(out, "{fen} | {} | {p:.6}", value_text(j)).map_err(err)?;
                 }
                 written += 1;
@@ -363,7 +363,7 @@ fn label_into(args: &LabelArgs, path: &Path) -> Result<String, String> {
     Ok(format!(
         "label: {} positions labelled by {engine_name} ({} mates, {} without a value skipped), \
          written to {}",
-        totals.labelled,
+        totals.pairs.len() + totals.mates,
         totals.mates,
         totals.unavailable,
         args.out.display()

@@ -222,37 +222,45 @@ impl UciProcess {
 
     /// The engine's judgement of `fen` from White's point of view.
     pub fn judge(&mut self, fen: &str, probe: Probe) -> Result<Judgement, String> {
-        let white_to_move = fen.split_whitespace().nth(1) != Some("b");
         match probe {
-            Probe::StaticEval => {
-                self.send(&format!("position fen {fen}"))?;
-                self.send("eval")?;
-                self.send("isready")?;
-                let mut found = None;
-                self.read_until("readyok", |line| {
-                    if let Some(value) = parse_final_evaluation(line) {
-                        found = Some(value);
-                    }
-                })?;
-                found.unwrap_or_else(|| {
-                    Err(format!(
-                        "{}: no 'Final evaluation' line after 'eval' for {fen} \
-                         (--static-eval needs Stockfish; use --depth or --nodes for other engines)",
-                        self.name
-                    ))
-                })
-            }
-            Probe::Depth(_) | Probe::Nodes(_) => {
-                self.send("ucinewgame")?;
-                self.send(&format!("position fen {fen}"))?;
-                self.send(&format!("go {}", probe.describe().trim_start_matches("--")))?;
-                let mut scores = Vec::new();
-                self.read_until("bestmove", |line| scores.extend(parse_info_score(line)))?;
-                let score = final_score(&scores)
-                    .ok_or_else(|| format!("{}: the search of {fen} gave no score", self.name))?;
-                Ok(score.for_white(white_to_move))
-            }
+            Probe::StaticEval => self.static_eval(fen),
+            Probe::Depth(d) => self.search(fen, &format!("go depth {d}")),
+            Probe::Nodes(n) => self.search(fen, &format!("go nodes {n}")),
         }
+    }
+
+    /// Stockfish's `eval` of `fen` (its `Final evaluation`, White's already).
+    fn static_eval(&mut self, fen: &str) -> Result<Judgement, String> {
+        self.send(&format!("position fen {fen}"))?;
+        self.send("eval")?;
+        self.send("isready")?;
+        let mut found = None;
+        self.read_until("readyok", |line| {
+            if let Some(value) = parse_final_evaluation(line) {
+                found = Some(value);
+            }
+        })?;
+        found.unwrap_or_else(|| {
+            Err(format!(
+                "{}: no 'Final evaluation' line after 'eval' for {fen} \
+                 (--static-eval needs Stockfish; use --depth or --nodes for other engines)",
+                self.name
+            ))
+        })
+    }
+
+    /// The final score of a search of `fen` started with `go`, from a
+    /// cleared state (`ucinewgame`), turned to White's point of view.
+    fn search(&mut self, fen: &str, go: &str) -> Result<Judgement, String> {
+        self.send("ucinewgame")?;
+        self.send(&format!("position fen {fen}"))?;
+        self.send(go)?;
+        let mut scores = Vec::new();
+        self.read_until("bestmove", |line| scores.extend(parse_info_score(line)))?;
+        let score = final_score(&scores)
+            .ok_or_else(|| format!("{}: the search of {fen} gave no score", self.name))?;
+        let white_to_move = fen.split_whitespace().nth(1) != Some("b");
+        Ok(score.for_white(white_to_move))
     }
 }
 
