@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::cli::stockman;
+use common::cli::{stockman, text};
 
 use rayon::prelude::*;
 use std::process::Output;
@@ -158,7 +158,7 @@ fn best_first_algorithms_beat_alpha_beta_on_average() {
 // ---- the CLI, through the real binary ----
 
 fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
+    text(&o.stdout)
 }
 
 fn stderr(o: &Output) -> String {

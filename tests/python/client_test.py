@@ -163,7 +163,7 @@ def test_self_play_game(binary):
         # material, repetition, fifty moves) still has moves to play; only
         # mate and stalemate leave none.
         result = engine.play(board, chess.engine.Limit(nodes=2000))
-        has_moves = any(True for _ in board.legal_moves)
+        has_moves = bool(board.legal_moves)
         check(has_moves == (result.move is not None),
               f"final position {board.fen()}: {result}")
         check(result.move is None or result.move in board.legal_moves,

@@ -28,7 +28,7 @@ def main():
             else:
                 pawns = sum(v * (len(board.pieces(p, chess.WHITE)) - len(board.pieces(p, chess.BLACK)))
                             for p, v in VALUES.items())
-                print(f"NNUE evaluation        +0.00 (white side)")
+                print("NNUE evaluation        +0.00 (white side)")
                 print(f"Final evaluation       {pawns:+.2f} (white side) [material]")
         elif words[0] == "quit":
             return
