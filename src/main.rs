@@ -36,6 +36,8 @@ enum Command {
     Label(stockman::tune::LabelArgs),
     /// Texel tuning of the evaluation weights on datagen's data; writes src/eval/tuned.rs.
     Tune(stockman::tune::TuneArgs),
+    /// Train the evaluation network on labelled positions (datagen + label's data).
+    TrainNet(stockman::nnue::TrainNetArgs),
 }
 
 /// Reads UCI commands until `quit` or the end of input.
@@ -78,6 +80,7 @@ fn main() -> ExitCode {
         Some(Command::Datagen(a)) => stockman::tune::run_datagen(a),
         Some(Command::Label(a)) => stockman::tune::run_label(a),
         Some(Command::Tune(a)) => stockman::tune::run_tune(a),
+        Some(Command::TrainNet(a)) => stockman::nnue::run_train_net(a.clone()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

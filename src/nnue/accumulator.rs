@@ -1,0 +1,229 @@
+//! The network's hidden layer for a position (`Accumulator`) and the
+//! per-thread evaluator that keeps one per ply of the search line, each
+//! derived from the nearest one by the pieces that differ (no hook into
+//! making moves: any two positions' difference is exact).
+
+use super::{HIDDEN, Network, feature};
+use crate::score::MAX_PLY;
+use shakmaty::{Board, Color, Piece, Role, Square};
+
+/// The twelve kinds of piece.
+const PIECES: [Piece; 12] = {
+    let mut all = [Piece {
+        color: Color::White,
+        role: Role::Pawn,
+    }; 12];
+    let mut i = 0;
+    while i < 12 {
+        all[i] = Piece {
+            color: if i < 6 { Color::White } else { Color::Black },
+            role: Role::ALL[i % 6],
+        };
+        i += 1;
+    }
+    all
+};
+
+/// Both sides' hidden layers (index: `Color as usize`), before activation.
+#[derive(Clone)]
+pub struct Accumulator {
+    values: [[i16; HIDDEN]; 2],
+}
+
+impl Accumulator {
+    /// Computed from scratch.
+    pub fn new(net: &Network, board: &Board) -> Accumulator {
+        let mut acc = Accumulator {
+            values: [net.input_bias; 2],
+        };
+        for (square, piece) in board {
+            acc.add(net, piece, square);
+        }
+        acc
+    }
+
+    /// The evaluation in centipawns for `turn`.
+    #[inline]
+    pub fn evaluate(&self, net: &Network, turn: Color) -> i32 {
+        net.output(&self.values[turn as usize], &self.values[(!turn) as usize])
+    }
+
+    // Wrapping arithmetic: the final sums fit in i16 (the trainer bounds the
+    // weights), so any intermediate wrap cancels out.
+    #[inline]
+    fn add(&mut self, net: &Network, piece: Piece, square: Square) {
+        for perspective in [Color::Black, Color::White] {
+            let row = &net.input[feature(perspective, piece, square)];
+            for (v, w) in self.values[perspective as usize].iter_mut().zip(row) {
+                *v = v.wrapping_add(*w);
+            }
+        }
+    }
+
+    #[inline]
+    fn remove(&mut self, net: &Network, piece: Piece, square: Square) {
+        for perspective in [Color::Black, Color::White] {
+            let row = &net.input[feature(perspective, piece, square)];
+            for (v, w) in self.values[perspective as usize].iter_mut().zip(row) {
+                *v = v.wrapping_sub(*w);
+            }
+        }
+    }
+
+    /// Turns the accumulator of `from` into that of `to`.
+    fn update(&mut self, net: &Network, from: &Board, to: &Board) {
+        for piece in PIECES {
+            let (before, after) = (from.by_piece(piece), to.by_piece(piece));
+            for square in before & !after {
+                self.remove(net, piece, square);
+            }
+            for square in after & !before {
+                self.add(net, piece, square);
+            }
+        }
+    }
+}
+
+/// The number of (piece, square) inputs that differ between two boards.
+fn difference(a: &Board, b: &Board) -> usize {
+    PIECES
+        .iter()
+        .map(|&p| (a.by_piece(p) ^ b.by_piece(p)).count())
+        .sum()
+}
+
+struct Slot {
+    board: Board,
+    accumulator: Accumulator,
+}
+
+/// One search thread's network evaluation: an accumulator per ply, each
+/// made from the one a ply up (the parent) or its own last one (a sibling),
+/// whichever differs less, or from scratch when that is cheaper.
+pub struct NetworkEvaluator {
+    net: &'static Network,
+    slots: Vec<Option<Slot>>,
+}
+
+impl Default for NetworkEvaluator {
+    fn default() -> Self {
+        NetworkEvaluator::new(Network::embedded())
+    }
+}
+
+impl NetworkEvaluator {
+    pub fn new(net: &'static Network) -> NetworkEvaluator {
+        NetworkEvaluator {
+            net,
+            slots: (0..=MAX_PLY + 1).map(|_| None).collect(),
+        }
+    }
+
+    /// The evaluation of `board` with `turn` to move, in centipawns for
+    /// `turn`, reached at `ply` of the current line.
+    pub fn evaluate(&mut self, board: &Board, turn: Color, ply: usize) -> i32 {
+        let ply = ply.min(self.slots.len() - 1);
+        let (above, rest) = self.slots.split_at_mut(ply);
+        let here = &mut rest[0];
+        let parent = above.last().and_then(Option::as_ref);
+        let own = here.as_ref().map(|s| difference(&s.board, board));
+        let from_parent = parent.map(|s| difference(&s.board, board));
+        let scratch = board.occupied().count();
+        match (own, from_parent) {
+            (Some(o), p) if o <= p.unwrap_or(usize::MAX) && o < scratch => {
+                let slot = here.as_mut().expect("an own slot");
+                slot.accumulator.update(self.net, &slot.board, board);
+                slot.board = board.clone();
+            }
+            (_, Some(p)) if p < scratch => {
+                let parent = parent.expect("a parent slot");
+                let mut accumulator = parent.accumulator.clone();
+                accumulator.update(self.net, &parent.board, board);
+                *here = Some(Slot {
+                    board: board.clone(),
+                    accumulator,
+                });
+            }
+            _ => {
+                *here = Some(Slot {
+                    board: board.clone(),
+                    accumulator: Accumulator::new(self.net, board),
+                })
+            }
+        }
+        here.as_ref()
+            .expect("filled above")
+            .accumulator
+            .evaluate(self.net, turn)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
+
+    fn position(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    fn scratch(pos: &Chess) -> i32 {
+        let net = Network::embedded();
+        Accumulator::new(net, pos.board()).evaluate(net, pos.turn())
+    }
+
+    #[test]
+    fn updates_along_a_line_match_evaluation_from_scratch() {
+        // A game with captures, castling, en passant and promotions, each
+        // ply evaluated at its own ply and then again as a sibling.
+        let mut evaluator = NetworkEvaluator::default();
+        let mut pos = Chess::default();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for ply in 0..200 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let got = evaluator.evaluate(pos.board(), pos.turn(), ply);
+            assert_eq!(got, scratch(&pos), "ply {ply}");
+            // A sibling: another move from the parent, evaluated at ply + 1.
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let sibling = pos
+                .clone()
+                .play(moves[(seed as usize / 7) % moves.len()])
+                .unwrap();
+            let got = evaluator.evaluate(sibling.board(), sibling.turn(), ply + 1);
+            assert_eq!(got, scratch(&sibling), "sibling at ply {ply}");
+            pos = pos.play(moves[seed as usize % moves.len()]).unwrap();
+        }
+        // Far jumps and plies past the end are from scratch, still exact.
+        let other = position("8/8/4k3/8/8/3QK3/8/8 w - - 0 1");
+        assert_eq!(
+            evaluator.evaluate(other.board(), other.turn(), 5),
+            scratch(&other)
+        );
+        assert_eq!(
+            evaluator.evaluate(other.board(), other.turn(), 10_000),
+            scratch(&other)
+        );
+    }
+
+    #[test]
+    fn the_network_knows_material() {
+        let start = scratch(&Chess::default());
+        assert!(start.abs() < 60, "start position {start}");
+        let queen_up = scratch(&position(
+            "rnb1kbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3",
+        ));
+        assert!(queen_up > 500, "a queen up: {queen_up}");
+        let queen_down = scratch(&position(
+            "rnb1kbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3",
+        ));
+        assert!(queen_down < -500, "a queen down: {queen_down}");
+    }
+}

@@ -1,0 +1,425 @@
+//! Fitting the network in floating point: positions as sparse inputs with a
+//! win-probability label, mean squared error of sigmoid(eval) against it,
+//! Adam over minibatches (gradients summed across rayon workers), and
+//! quantization into the engine's integer `Network`.
+
+use super::{HIDDEN, INPUTS, Network, OUTPUT_SCALE, QA, QB, WEIGHT_LIMIT, feature};
+use crate::research::rng::SplitMix64;
+use rayon::prelude::*;
+use shakmaty::{Board, Color};
+
+/// Pieces on a board, at most.
+const MAX_PIECES: usize = 32;
+/// Positions a rayon worker handles at a time within a batch.
+const CHUNK: usize = 2048;
+
+/// One training position: the inputs as White sees them (Black's are
+/// mirrored from them), the side to move and White's expected result.
+#[derive(Clone)]
+pub struct Sample {
+    white: [u16; MAX_PIECES],
+    count: u8,
+    white_to_move: bool,
+    label: f32,
+}
+
+impl Sample {
+    pub fn new(board: &Board, turn: Color, white_result: f32) -> Result<Sample, String> {
+        let mut white = [0u16; MAX_PIECES];
+        let mut count = 0;
+        for (square, piece) in board {
+            if count == MAX_PIECES {
+                return Err("more than 32 pieces".to_string());
+            }
+            white[count] = feature(Color::White, piece, square) as u16;
+            count += 1;
+        }
+        // The label is White's result; the network speaks for the side to move.
+        let label = if turn == Color::White {
+            white_result
+        } else {
+            1.0 - white_result
+        };
+        Ok(Sample {
+            white,
+            count: count as u8,
+            white_to_move: turn == Color::White,
+            label,
+        })
+    }
+
+    /// The inputs seen by the side to move (`half` 0) or by the other side (1).
+    fn inputs(&self, half: usize) -> impl Iterator<Item = usize> + '_ {
+        let black_view = self.white_to_move == (half == 1);
+        self.white[..self.count as usize].iter().map(move |&f| {
+            if black_view {
+                mirror(f as usize)
+            } else {
+                f as usize
+            }
+        })
+    }
+}
+
+/// White's input index → the same piece seen from Black's side.
+#[inline]
+fn mirror(f: usize) -> usize {
+    let (side, rest) = (f / 384, f % 384);
+    (side ^ 1) * 384 + (rest / 64) * 64 + ((rest % 64) ^ 56)
+}
+
+/// The network in floating point, as trained.
+#[derive(Clone)]
+pub struct FloatNetwork {
+    /// `INPUTS` rows of `HIDDEN`.
+    input: Vec<f32>,
+    input_bias: Vec<f32>,
+    /// The side to move's `HIDDEN`, then the other side's.
+    output: Vec<f32>,
+    output_bias: f32,
+}
+
+impl FloatNetwork {
+    /// Small random weights (seeded, so a run is reproducible).
+    pub fn random(seed: u64) -> FloatNetwork {
+        let mut rng = SplitMix64::new(seed);
+        let mut uniform = |limit: f32| {
+            let unit = (rng.next_u64() >> 11) as f32 / (1u64 << 53) as f32;
+            (2.0 * unit - 1.0) * limit
+        };
+        // About 30 inputs are active: keep a hidden unit's sum near 1.
+        let input = (0..INPUTS * HIDDEN).map(|_| uniform(0.15)).collect();
+        let input_bias = (0..HIDDEN).map(|_| uniform(0.1) + 0.1).collect();
+        let output = (0..2 * HIDDEN).map(|_| uniform(0.1)).collect();
+        FloatNetwork {
+            input,
+            input_bias,
+            output,
+            output_bias: 0.0,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.input.len() + self.input_bias.len() + self.output.len() + 1
+    }
+
+    fn zeros_like(&self) -> FloatNetwork {
+        FloatNetwork {
+            input: vec![0.0; self.input.len()],
+            input_bias: vec![0.0; HIDDEN],
+            output: vec![0.0; 2 * HIDDEN],
+            output_bias: 0.0,
+        }
+    }
+
+    fn params_mut(&mut self) -> impl Iterator<Item = &mut f32> {
+        self.input
+            .iter_mut()
+            .chain(self.input_bias.iter_mut())
+            .chain(self.output.iter_mut())
+            .chain(std::iter::once(&mut self.output_bias))
+    }
+
+    fn params(&self) -> impl Iterator<Item = &f32> {
+        self.input
+            .iter()
+            .chain(self.input_bias.iter())
+            .chain(self.output.iter())
+            .chain(std::iter::once(&self.output_bias))
+    }
+
+    fn add_assign(&mut self, other: &FloatNetwork) {
+        for (a, b) in self.params_mut().zip(other.params()) {
+            *a += b;
+        }
+    }
+
+    /// Both hidden layers (side to move, other side), before activation.
+    fn hidden(&self, s: &Sample) -> [[f32; HIDDEN]; 2] {
+        let mut h = [[0.0f32; HIDDEN]; 2];
+        for (i, half) in h.iter_mut().enumerate() {
+            half.copy_from_slice(&self.input_bias);
+            for f in s.inputs(i) {
+                let row = &self.input[f * HIDDEN..(f + 1) * HIDDEN];
+                for (v, w) in half.iter_mut().zip(row) {
+                    *v += w;
+                }
+            }
+        }
+        h
+    }
+
+    /// The evaluation in centipawns for the side to move.
+    pub fn evaluate(&self, s: &Sample) -> f32 {
+        let h = self.hidden(s);
+        self.output_from(&h) * OUTPUT_SCALE as f32
+    }
+
+    fn output_from(&self, h: &[[f32; HIDDEN]; 2]) -> f32 {
+        let mut out = self.output_bias;
+        for (half, weights) in h.iter().zip(self.output.chunks(HIDDEN)) {
+            for (&x, &w) in half.iter().zip(weights) {
+                let c = x.clamp(0.0, 1.0);
+                out += c * c * w;
+            }
+        }
+        out
+    }
+
+    /// Adds the gradient of (sigmoid(eval / scale) - label)² to `grad`;
+    /// returns the squared error.
+    fn backprop(&self, s: &Sample, scale: f32, grad: &mut FloatNetwork) -> f32 {
+        let h = self.hidden(s);
+        let out = self.output_from(&h);
+        let k = OUTPUT_SCALE as f32 * std::f32::consts::LN_10 / scale;
+        let p = 1.0 / (1.0 + (-k * out).exp());
+        let err = p - s.label;
+        let g = 2.0 * err * p * (1.0 - p) * k;
+        grad.output_bias += g;
+        for (i, half) in h.iter().enumerate() {
+            let weights = &self.output[i * HIDDEN..(i + 1) * HIDDEN];
+            let mut dh = [0.0f32; HIDDEN];
+            for j in 0..HIDDEN {
+                let c = half[j].clamp(0.0, 1.0);
+                grad.output[i * HIDDEN + j] += g * c * c;
+                if half[j] > 0.0 && half[j] < 1.0 {
+                    dh[j] = g * weights[j] * 2.0 * c;
+                }
+            }
+            for (b, d) in grad.input_bias.iter_mut().zip(&dh) {
+                *b += d;
+            }
+            for f in s.inputs(i) {
+                let row = &mut grad.input[f * HIDDEN..(f + 1) * HIDDEN];
+                for (w, d) in row.iter_mut().zip(&dh) {
+                    *w += d;
+                }
+            }
+        }
+        err * err
+    }
+
+    /// The mean squared error over `samples`.
+    pub fn error(&self, samples: &[Sample], scale: f32) -> f64 {
+        let k = OUTPUT_SCALE as f32 * std::f32::consts::LN_10 / scale;
+        let total: f64 = samples
+            .par_iter()
+            .map(|s| {
+                let out = self.output_from(&self.hidden(s));
+                let p = 1.0 / (1.0 + (-k * out).exp());
+                f64::from((p - s.label) * (p - s.label))
+            })
+            .sum();
+        total / samples.len().max(1) as f64
+    }
+
+    /// Rounds to the engine's fixed point.
+    pub fn quantize(&self) -> Network {
+        let q =
+            |w: f32, unit: i32| (w.clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT) * unit as f32).round() as i16;
+        let mut input = Box::new([[0i16; HIDDEN]; INPUTS]);
+        for (f, row) in input.iter_mut().enumerate() {
+            for (j, w) in row.iter_mut().enumerate() {
+                *w = q(self.input[f * HIDDEN + j], QA);
+            }
+        }
+        let mut input_bias = [0i16; HIDDEN];
+        for (b, &w) in input_bias.iter_mut().zip(&self.input_bias) {
+            *b = q(w, QA);
+        }
+        let mut output = [[0i16; HIDDEN]; 2];
+        for (i, half) in output.iter_mut().enumerate() {
+            for (j, w) in half.iter_mut().enumerate() {
+                *w = q(self.output[i * HIDDEN + j], QB);
+            }
+        }
+        let output_bias = (self.output_bias * (QA * QB) as f32).round() as i32;
+        Network {
+            input,
+            input_bias,
+            output,
+            output_bias,
+        }
+    }
+}
+
+/// Adam's settings and state.
+pub struct Adam {
+    pub rate: f32,
+    m: FloatNetwork,
+    v: FloatNetwork,
+    t: i32,
+}
+
+const BETA1: f32 = 0.9;
+const BETA2: f32 = 0.999;
+const EPSILON: f32 = 1e-8;
+
+impl Adam {
+    pub fn new(net: &FloatNetwork, rate: f32) -> Adam {
+        Adam {
+            rate,
+            m: net.zeros_like(),
+            v: net.zeros_like(),
+            t: 0,
+        }
+    }
+
+    /// One step along the mean gradient `grad` (summed over `n` samples);
+    /// weights are kept within the quantizable range.
+    fn step(&mut self, net: &mut FloatNetwork, grad: &FloatNetwork, n: usize) {
+        self.t += 1;
+        let c1 = 1.0 - BETA1.powi(self.t);
+        let c2 = 1.0 - BETA2.powi(self.t);
+        let scale = 1.0 / n as f32;
+        for (((w, g), m), v) in net
+            .params_mut()
+            .zip(grad.params())
+            .zip(self.m.params_mut())
+            .zip(self.v.params_mut())
+        {
+            let g = g * scale;
+            *m = BETA1 * *m + (1.0 - BETA1) * g;
+            *v = BETA2 * *v + (1.0 - BETA2) * g * g;
+            *w -= self.rate * (*m / c1) / ((*v / c2).sqrt() + EPSILON);
+            *w = w.clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT);
+        }
+    }
+}
+
+/// One pass over `samples` in minibatches of `batch`; returns the mean
+/// squared error seen during the pass.
+pub fn train_epoch(
+    net: &mut FloatNetwork,
+    adam: &mut Adam,
+    samples: &[Sample],
+    batch: usize,
+    scale: f32,
+) -> f64 {
+    let mut total = 0.0f64;
+    for minibatch in samples.chunks(batch) {
+        let (grad, error) = minibatch
+            .par_chunks(CHUNK)
+            .map(|chunk| {
+                let mut grad = net.zeros_like();
+                let error: f32 = chunk
+                    .iter()
+                    .map(|s| net.backprop(s, scale, &mut grad))
+                    .sum();
+                (grad, f64::from(error))
+            })
+            .reduce_with(|(mut g1, e1), (g2, e2)| {
+                g1.add_assign(&g2);
+                (g1, e1 + e2)
+            })
+            .expect("a non-empty batch");
+        adam.step(net, &grad, minibatch.len());
+        total += error;
+    }
+    debug_assert_eq!(net.len(), INPUTS * HIDDEN + 3 * HIDDEN + 1);
+    total / samples.len().max(1) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nnue::Accumulator;
+    use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
+
+    fn sample(fen: &str, result: f32) -> Sample {
+        let pos: Chess = fen
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        Sample::new(pos.board(), pos.turn(), result).unwrap()
+    }
+
+    #[test]
+    fn mirroring_matches_the_engine_features() {
+        let pos = Chess::default();
+        for (square, piece) in pos.board() {
+            assert_eq!(
+                mirror(feature(Color::White, piece, square)),
+                feature(Color::Black, piece, square)
+            );
+        }
+    }
+
+    #[test]
+    fn the_gradient_matches_finite_differences() {
+        let net = FloatNetwork::random(3);
+        let s = sample("r3k2r/ppp2ppp/8/3q4/8/2N5/PPP2PPP/R2QK2R b KQkq - 0 1", 0.8);
+        let mut grad = net.zeros_like();
+        net.backprop(&s, 350.0, &mut grad);
+        let loss = |n: &FloatNetwork| {
+            let mut g = n.zeros_like();
+            n.backprop(&s, 350.0, &mut g)
+        };
+        let probes = [
+            ("output bias", usize::MAX),
+            ("output weight", INPUTS * HIDDEN + HIDDEN + 5),
+            ("input bias", INPUTS * HIDDEN + 7),
+        ];
+        for (name, index) in probes {
+            let analytic = *grad.params().nth(index.min(net.len() - 1)).unwrap();
+            let h = 1e-2f32;
+            let mut up = net.clone();
+            *up.params_mut().nth(index.min(net.len() - 1)).unwrap() += h;
+            let mut down = net.clone();
+            *down.params_mut().nth(index.min(net.len() - 1)).unwrap() -= h;
+            let numeric = (loss(&up) - loss(&down)) / (2.0 * h);
+            assert!(
+                (analytic - numeric).abs() < 1e-3 + 0.05 * numeric.abs(),
+                "{name}: analytic {analytic}, numeric {numeric}"
+            );
+        }
+    }
+
+    #[test]
+    fn training_fits_material_and_quantizes_faithfully() {
+        // White is a queen up in half the positions and a queen down in the
+        // other half; the label says so.
+        let up = "4k3/pppp4/8/8/8/8/PPPP4/3QK3";
+        let down = "3qk3/pppp4/8/8/8/8/PPPP4/4K3";
+        let samples: Vec<Sample> = (0..64)
+            .flat_map(|_| {
+                [
+                    sample(&format!("{up} w - - 0 1"), 0.95),
+                    sample(&format!("{up} b - - 0 1"), 0.95),
+                    sample(&format!("{down} w - - 0 1"), 0.05),
+                    sample(&format!("{down} b - - 0 1"), 0.05),
+                ]
+            })
+            .collect();
+        let mut net = FloatNetwork::random(1);
+        let mut adam = Adam::new(&net, 0.01);
+        let before = net.error(&samples, 350.0);
+        for _ in 0..60 {
+            train_epoch(&mut net, &mut adam, &samples, 64, 350.0);
+        }
+        let after = net.error(&samples, 350.0);
+        assert!(
+            after < before / 10.0 && after < 0.002,
+            "{before} -> {after}"
+        );
+        // The integer network agrees with the float one to a few centipawns.
+        let quantized = net.quantize();
+        for fen in [format!("{up} w - - 0 1"), format!("{down} b - - 0 1")] {
+            let pos: Chess = fen
+                .parse::<Fen>()
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap();
+            let float = net.evaluate(&sample(&fen, 0.5));
+            let int = Accumulator::new(&quantized, pos.board()).evaluate(&quantized, pos.turn());
+            assert!(float > 300.0, "{fen}: {float}");
+            // Rounding the output weights to 1/QB costs a few per cent at most.
+            let tolerance = 5.0 + 0.03 * float.abs();
+            assert!(
+                (float - int as f32).abs() < tolerance,
+                "{fen}: float {float}, integer {int}"
+            );
+        }
+    }
+}

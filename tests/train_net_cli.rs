@@ -1,0 +1,120 @@
+//! `stockman train-net` through the real binary, on a tiny data set: it
+//! learns that a queen up wins, writes a network the engine's own reader
+//! takes, and refuses bad input with a message and a non-zero exit.
+
+mod common;
+
+use common::cli::{path, scratch, stockman, text};
+use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
+use stockman::nnue::{Accumulator, Network};
+
+const UP: &str = "4k3/pppp4/8/8/8/8/PPPP4/3QK3";
+const DOWN: &str = "3qk3/pppp4/8/8/8/8/PPPP4/4K3";
+
+/// Label lines in `label`'s format: White a queen up wins, a queen down loses.
+fn data() -> String {
+    let mut text = String::from("# a queen up or down\n");
+    for i in 0..64 {
+        let side = if i % 2 == 0 { "w" } else { "b" };
+        text += &format!("{UP} {side} - - 0 1 | 900 | 0.95\n");
+        text += &format!("{DOWN} {side} - - 0 1 | -900 | 0.05\n");
+    }
+    text
+}
+
+fn evaluate(net: &Network, fen: &str) -> i32 {
+    let pos: Chess = fen
+        .parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap();
+    Accumulator::new(net, pos.board()).evaluate(net, pos.turn())
+}
+
+#[test]
+fn trains_a_network_the_engine_reads() {
+    let dir = scratch("train-net");
+    let (input, out) = (dir.join("data.txt"), dir.join("net.nnue"));
+    std::fs::write(&input, data()).unwrap();
+    let run = stockman(&[
+        "train-net",
+        "--data",
+        path(&input),
+        "--out",
+        path(&out),
+        "--epochs",
+        "40",
+        "--batch",
+        "32",
+        "--rate",
+        "0.01",
+        "--validation",
+        "0.1",
+        "--threads",
+        "2",
+    ]);
+    let err = text(&run.stderr);
+    assert!(run.status.success(), "{err}");
+    assert!(
+        err.contains("116 positions for training, 12 held out"),
+        "{err}"
+    );
+    assert!(
+        err.contains("epoch 40/40") && err.contains("held out 0.0"),
+        "{err}"
+    );
+    assert!(text(&run.stdout).contains("wrote"));
+    let net = Network::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+    assert!(evaluate(&net, &format!("{UP} w - - 0 1")) > 300);
+    assert!(evaluate(&net, &format!("{UP} b - - 0 1")) < -300);
+    assert!(evaluate(&net, &format!("{DOWN} b - - 0 1")) > 300);
+}
+
+#[test]
+fn bad_input_is_refused() {
+    let dir = scratch("train-net-bad");
+    let good = dir.join("good.txt");
+    std::fs::write(&good, data()).unwrap();
+    let bad_fen = dir.join("bad-fen.txt");
+    std::fs::write(&bad_fen, "# header\nnot/a/fen w - - 0 1 | 3 | 0.5\n").unwrap();
+    let bad_label = dir.join("bad-label.txt");
+    std::fs::write(&bad_label, format!("{UP} w - - 0 1 | 3 | 1.5\n")).unwrap();
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, "# nothing\n").unwrap();
+    let out = dir.join("net.nnue");
+    let missing = dir.join("missing.txt");
+    let cases: [(&str, Vec<&str>, &str); 6] = [
+        (
+            "missing file",
+            vec!["--data", path(&missing)],
+            "cannot read",
+        ),
+        ("bad FEN", vec!["--data", path(&bad_fen)], "bad-fen.txt:2"),
+        (
+            "label outside 0..1",
+            vec!["--data", path(&bad_label)],
+            "bad-label.txt:1",
+        ),
+        ("no positions", vec!["--data", path(&empty)], "no positions"),
+        (
+            "validation too large",
+            vec!["--data", path(&good), "--validation", "0.7"],
+            "0.7",
+        ),
+        (
+            "zero epochs",
+            vec!["--data", path(&good), "--epochs", "0"],
+            "epochs",
+        ),
+    ];
+    for (what, args, expected) in cases {
+        let mut all = vec!["train-net", "--out", path(&out)];
+        all.extend(args);
+        let run = stockman(&all);
+        let err = text(&run.stderr);
+        assert!(!run.status.success(), "{what}: succeeded");
+        assert!(err.contains(expected), "{what}: {err}");
+        assert!(!err.contains("panicked"), "{what}: {err}");
+    }
+    assert!(!out.exists(), "nothing written on failure");
+}
