@@ -3,10 +3,13 @@
 //! so `cargo bench --bench engine` finishes in a few minutes).
 
 use criterion::{BatchSize, Criterion, black_box, criterion_group, criterion_main};
+use shakmaty::Position;
 use std::sync::Arc;
 use std::time::Duration;
+use stockman::nnue::{Accumulator, Network, NetworkEvaluator};
 use stockman::search::{
-    Algorithm, Limits, SearchControl, SearchMode, SearchParams, SearchTables, Searcher, search,
+    Algorithm, Evaluation, Limits, SearchControl, SearchMode, SearchParams, SearchTables, Searcher,
+    search,
 };
 use stockman::tt::{Bound, TranspositionTable};
 use stockman::{Board, Score};
@@ -34,8 +37,28 @@ fn evaluation(c: &mut Criterion) {
     let mut g = c.benchmark_group("evaluate");
     for (name, fen) in POSITIONS {
         let b = board(fen);
-        g.bench_function(name, |bench| {
+        g.bench_function(format!("classical {name}"), |bench| {
             bench.iter(|| stockman::eval::evaluate(black_box(&b)))
+        });
+        // The network from scratch, and made from the parent's (the search's
+        // usual case: a few inputs differ).
+        let net = Network::embedded();
+        let pos = b.pos();
+        g.bench_function(format!("network from scratch {name}"), |bench| {
+            bench.iter(|| Accumulator::new(net, black_box(pos.board())).evaluate(net, pos.turn()))
+        });
+        // Two children in turn at ply 1, so each is made from the parent.
+        let moves = pos.legal_moves();
+        let children = [0, moves.len() - 1].map(|i| pos.clone().play(moves[i]).expect("legal"));
+        let mut evaluator = NetworkEvaluator::default();
+        evaluator.evaluate(pos.board(), pos.turn(), 0);
+        g.bench_function(format!("network two children {name}"), |bench| {
+            bench.iter(|| {
+                children
+                    .iter()
+                    .map(|c| evaluator.evaluate(black_box(c.board()), c.turn(), 1))
+                    .sum::<i32>()
+            })
         });
     }
     g.finish();
@@ -87,6 +110,7 @@ fn search_once(b: &Board, algorithm: Algorithm, tt: Arc<TranspositionTable>) -> 
     let params = SearchParams {
         algorithm,
         mode: SearchMode::Normal,
+        evaluation: Evaluation::default(),
         multipv: 1,
         move_overhead_ms: 0,
     };

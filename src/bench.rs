@@ -5,7 +5,7 @@
 use crate::positions::bench_positions;
 use crate::score::Depth;
 use crate::search::driver::MAX_DEPTH;
-use crate::search::{Algorithm, Limits, SearchMode, SearchParams, Searcher, search};
+use crate::search::{Algorithm, Evaluation, Limits, SearchMode, SearchParams, Searcher, search};
 use clap::Args;
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
@@ -30,6 +30,14 @@ pub struct BenchArgs {
     /// Pure mode: the exact depth-d minimax value, no selectivity.
     #[arg(long)]
     pub pure: bool,
+
+    /// Static evaluation of Normal mode (Network, Classical; any case).
+    #[arg(long, default_value_t = Evaluation::default(), value_parser = parse_evaluation)]
+    pub evaluation: Evaluation,
+}
+
+fn parse_evaluation(s: &str) -> Result<Evaluation, String> {
+    s.parse()
 }
 
 fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
@@ -62,7 +70,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     };
     let depth = args.depth.unwrap_or(DEFAULT_DEPTH);
     let mut out = io::stdout().lock();
-    run_bench(depth, args.algorithm, mode, &mut out)
+    run_bench(depth, args.algorithm, mode, args.evaluation, &mut out)
         .map(|_| ())
         .map_err(|e| format!("bench: {e}"))
 }
@@ -74,6 +82,7 @@ pub fn run_bench(
     depth: Depth,
     algorithm: Algorithm,
     mode: SearchMode,
+    evaluation: Evaluation,
     out: &mut impl Write,
 ) -> io::Result<BenchTotals> {
     if !(1..=MAX_DEPTH).contains(&depth) {
@@ -85,6 +94,7 @@ pub fn run_bench(
     let params = SearchParams {
         algorithm,
         mode,
+        evaluation,
         multipv: 1,
         move_overhead_ms: 0,
     };
@@ -125,7 +135,7 @@ mod tests {
 
     fn bench_text(depth: Depth, algorithm: Algorithm, mode: SearchMode) -> (String, BenchTotals) {
         let mut out = Vec::new();
-        let totals = run_bench(depth, algorithm, mode, &mut out).unwrap();
+        let totals = run_bench(depth, algorithm, mode, Evaluation::default(), &mut out).unwrap();
         (String::from_utf8(out).unwrap(), totals)
     }
 
@@ -160,8 +170,14 @@ mod tests {
     fn depths_out_of_range_are_refused() {
         let mut out = Vec::new();
         for depth in [0, -1, MAX_DEPTH + 1] {
-            let err =
-                run_bench(depth, Algorithm::NegaScout, SearchMode::Normal, &mut out).unwrap_err();
+            let err = run_bench(
+                depth,
+                Algorithm::NegaScout,
+                SearchMode::Normal,
+                Evaluation::default(),
+                &mut out,
+            )
+            .unwrap_err();
             assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
         }
         assert!(out.is_empty());

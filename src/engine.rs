@@ -5,11 +5,13 @@
 
 use crate::board::Board;
 use crate::eval::evaluate;
+use crate::nnue::NetworkEvaluator;
 use crate::score::{Depth, Score};
 use crate::search::driver::MAX_DEPTH;
 use crate::search::limits::Clock;
+use crate::search::static_eval::network_evaluate;
 use crate::search::{
-    Limits, SearchControl, SearchMode, SearchParams, SearchTables, Searcher, search,
+    Evaluation, Limits, SearchControl, SearchMode, SearchParams, SearchTables, Searcher, search,
 };
 use crate::tt::TranspositionTable;
 use crate::uci::options::{DECLARATIONS, OptionEffect};
@@ -117,9 +119,15 @@ impl Engine {
                     .info_string(&format!("key {:016x}", self.board.key()));
             }
             Command::Eval => {
-                let e = evaluate(&self.board);
-                self.out
-                    .info_string(&format!("static evaluation {e} (side to move)"));
+                let classical = evaluate(&self.board);
+                let network = network_evaluate(&mut NetworkEvaluator::default(), &self.board, 0);
+                self.out.info_string(&format!(
+                    "static evaluation {} (side to move; network {network}, classical {classical})",
+                    match self.options.evaluation {
+                        Evaluation::Network => network,
+                        Evaluation::Classical => classical,
+                    }
+                ));
             }
         }
         Flow::Continue
@@ -264,6 +272,7 @@ impl Engine {
             } else {
                 SearchMode::Normal
             },
+            evaluation: self.options.evaluation,
             multipv: self.options.multipv,
             move_overhead_ms: self.options.move_overhead_ms,
         };
@@ -375,7 +384,13 @@ impl Engine {
             SearchMode::Normal
         };
         let mut buffer = Vec::new();
-        match crate::bench::run_bench(depth, self.options.algorithm, mode, &mut buffer) {
+        match crate::bench::run_bench(
+            depth,
+            self.options.algorithm,
+            mode,
+            self.options.evaluation,
+            &mut buffer,
+        ) {
             Ok(_) => {
                 for line in String::from_utf8_lossy(&buffer).lines() {
                     self.out

@@ -419,6 +419,7 @@ fn handshake_declares_every_option() {
         "option name UCI_ShowWDL type check default false",
         "option name SyzygyPath type string default ",
         "option name Algorithm type combo default NegaScout var AlphaBeta var NegaScout var MTDf var SSS var DUAL",
+        "option name Evaluation type combo default Network var Network var Classical",
         "option name Pure type check default false",
     ];
     let options: Vec<&String> = lines.iter().filter(|l| l.starts_with("option ")).collect();
@@ -495,6 +496,8 @@ fn options_take_effect() {
         "setoption name SyzygyPath value /no/such/dir",
         "setoption name SyzygyPath value <empty>",
         "setoption name Pure value false",
+        "setoption name Evaluation value Classical",
+        "setoption name evaluation value network",
     ] {
         ignored_input(&mut e, line);
     }
@@ -915,6 +918,44 @@ fn go_right_after_bestmove_is_not_lost() {
 // ---------------------------------------------------------------------------
 // Bad input.
 
+/// `eval` reports both static evaluations and leads with the one the
+/// `Evaluation` option picks; both see a queen up as winning.
+#[test]
+fn eval_reports_both_evaluations_and_follows_the_option() {
+    let mut e = EngineProcess::spawn();
+    e.handshake();
+    e.send("position fen 3qk3/pppp4/8/8/8/8/PPPP4/4K3 b - - 0 1");
+    let value = |line: &str, label: &str| -> i32 {
+        let at = line
+            .find(label)
+            .unwrap_or_else(|| panic!("no '{label}' in {line}"));
+        let rest = &line[at + label.len()..];
+        let end = rest.find([',', ')', ' ']).unwrap_or(rest.len());
+        rest[..end]
+            .parse()
+            .unwrap_or_else(|_| panic!("bad number in {line}"))
+    };
+    let read = |e: &mut EngineProcess| -> (i32, i32, i32) {
+        e.send("eval");
+        let lines = e.sync();
+        let line = lines
+            .iter()
+            .find(|l| l.starts_with("info string static evaluation cp "))
+            .unwrap_or_else(|| e.fail("no static evaluation line"));
+        (
+            value(line, "static evaluation cp "),
+            value(line, "network cp "),
+            value(line, "classical cp "),
+        )
+    };
+    let (shown, network, classical) = read(&mut e);
+    assert_eq!(shown, network, "the network is the default");
+    assert!(network > 300 && classical > 300, "{network} {classical}");
+    e.send("setoption name Evaluation value Classical");
+    let (shown, _, classical) = read(&mut e);
+    assert_eq!(shown, classical);
+}
+
 #[test]
 fn bad_input_is_reported_and_survived() {
     let mut e = EngineProcess::spawn();
@@ -1016,6 +1057,7 @@ fn bad_input_is_reported_and_survived() {
         "setoption name UCI_ShowWDL value maybe",
         "setoption name UCI_Chess960 value",
         "setoption name Algorithm value Minimax",
+        "setoption name Evaluation value Neural",
         "setoption name No Such Option value 3",
         "setoption name Fancy",
         "setoption name",

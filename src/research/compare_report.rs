@@ -4,7 +4,9 @@
 
 use crate::positions::EpdPosition;
 use crate::score::{Depth, Score};
-use crate::search::{Algorithm, Limits, SearchMode, SearchParams, SearchStats, Searcher, search};
+use crate::search::{
+    Algorithm, Evaluation, Limits, SearchMode, SearchParams, SearchStats, Searcher, search,
+};
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
@@ -37,6 +39,7 @@ pub fn measure(
     let params = SearchParams {
         algorithm,
         mode,
+        evaluation: Evaluation::default(),
         multipv: 1,
         move_overhead_ms: 0,
     };

@@ -46,6 +46,7 @@ pub fn search(
     report: &mut dyn FnMut(&Info),
 ) -> SearchResult {
     let mut result = SearchResult::default();
+    s.evaluation = params.evaluation;
     let legal = s.board.legal_moves();
     if legal.is_empty() {
         result.score = if s.board.in_check() {

@@ -1,10 +1,8 @@
 //! A small per-thread cache of static evaluations keyed by the position's
 //! Zobrist key. The search evaluates many positions again (re-searches,
-//! iterative deepening, quiescence stand pats); the evaluation depends only
-//! on the position, so a hit returns exactly what `evaluate` would.
+//! iterative deepening, quiescence stand pats); an evaluation depends only
+//! on the position, so a hit returns exactly what the evaluation would.
 
-use crate::board::Board;
-use crate::eval::evaluate;
 use crate::score::Score;
 
 /// Entries (a power of two): 16 bytes each, small enough to stay in L2.
@@ -29,15 +27,15 @@ impl Default for EvalCache {
 }
 
 impl EvalCache {
-    /// `evaluate(board)`, from the cache when the position was seen before.
+    /// The evaluation of the position with Zobrist key `key`: from the
+    /// cache when it was seen before, else `evaluate()` (and remembered).
     #[inline]
-    pub fn evaluate(&mut self, board: &Board) -> Score {
-        let key = board.key();
+    pub fn get_or_insert_with(&mut self, key: u64, evaluate: impl FnOnce() -> Score) -> Score {
         let slot = &mut self.entries[key as usize & (EVAL_CACHE_ENTRIES - 1)];
         match *slot {
             Some(e) if e.key == key => e.score,
             _ => {
-                let score = evaluate(board);
+                let score = evaluate();
                 *slot = Some(CachedEval { key, score });
                 score
             }
@@ -52,7 +50,8 @@ impl EvalCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::tests::playout_fens;
+    use crate::board::Board;
+    use crate::eval::{evaluate, tests::playout_fens};
 
     /// Over the playout positions (about 3,000 keys in 8,192 slots, so many
     /// share one) and then again in reverse (many now cached), every answer
@@ -65,7 +64,10 @@ mod tests {
             .collect();
         let mut cache = EvalCache::default();
         for board in boards.iter().chain(boards.iter().rev()) {
-            assert_eq!(cache.evaluate(board), evaluate(board));
+            assert_eq!(
+                cache.get_or_insert_with(board.key(), || evaluate(board)),
+                evaluate(board)
+            );
         }
     }
 }

@@ -17,12 +17,14 @@ pub mod pv;
 pub mod reusable;
 pub mod see;
 pub mod selectivity;
+pub mod static_eval;
 
 pub use control::SearchControl;
 pub use driver::{Info, search};
 pub use limits::Limits;
 pub use node::{SearchTables, Searcher};
 pub use reusable::ReusableSearch;
+pub use static_eval::Evaluation;
 
 use crate::score::{Depth, Score};
 use shakmaty::Move;
@@ -104,6 +106,8 @@ pub enum SearchMode {
 pub struct SearchParams {
     pub algorithm: Algorithm,
     pub mode: SearchMode,
+    /// The static evaluation of Normal mode.
+    pub evaluation: Evaluation,
     /// Number of principal variations to report (1 = normal play).
     pub multipv: usize,
     /// Milliseconds kept back from every time budget for communication lag.
@@ -115,6 +119,7 @@ impl Default for SearchParams {
         SearchParams {
             algorithm: Algorithm::default(),
             mode: SearchMode::Normal,
+            evaluation: Evaluation::default(),
             multipv: 1,
             move_overhead_ms: 10,
         }

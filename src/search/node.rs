@@ -7,11 +7,11 @@ use super::capture_history::CaptureHistory;
 use super::continuation::{ContinuationHistory, CounterMoves, LineContext, PieceTo};
 use super::control::SearchControl;
 use super::correction::CorrectionHistory;
-use super::eval_cache::EvalCache;
 use super::ordering::{CaptureOrder, History, Killers, MovePicker, OrderingContext, is_tactical};
 use super::pv::PvTable;
 use super::see::see_at_least;
 use super::selectivity::*;
+use super::static_eval::{Evaluation, StaticEval};
 use super::{SearchMode, SearchStats};
 use crate::board::{Board, RepetitionRule, gives_check};
 use crate::eval::{SEE_VALUE, role_index};
@@ -49,7 +49,7 @@ pub struct SearchTables {
     pub counter_moves: CounterMoves,
     pub capture_history: CaptureHistory,
     pub correction: CorrectionHistory,
-    pub eval_cache: EvalCache,
+    pub static_eval: StaticEval,
 }
 
 impl SearchTables {
@@ -60,7 +60,7 @@ impl SearchTables {
         self.counter_moves.clear();
         self.capture_history.clear();
         self.correction.clear();
-        self.eval_cache.clear();
+        self.static_eval.clear();
     }
 }
 
@@ -91,6 +91,8 @@ pub struct Searcher {
     pub pv: PvTable,
     pub mode: SearchMode,
     pub scheme: NodeScheme,
+    /// The static evaluation of Normal mode (Pure mode: always Classical).
+    pub evaluation: Evaluation,
     control: Arc<SearchControl>,
     budget: TimeBudget,
     node_limit: Option<u64>,
@@ -134,6 +136,7 @@ impl Searcher {
             pv: PvTable::default(),
             mode,
             scheme: NodeScheme::Pvs,
+            evaluation: Evaluation::default(),
             control,
             budget: TimeBudget::UNLIMITED,
             node_limit: None,
@@ -206,6 +209,16 @@ impl Searcher {
         }
     }
 
+    /// The static evaluation of the current position, reached at `ply`.
+    #[inline]
+    fn static_eval(&mut self, ply: Ply) -> Score {
+        let kind = match self.mode {
+            SearchMode::Pure => Evaluation::Classical,
+            SearchMode::Normal => self.evaluation,
+        };
+        self.tables.static_eval.evaluate(&self.board, ply, kind)
+    }
+
     /// Counts a node and decides whether the search must stop.
     #[inline]
     fn enter_node(&mut self, ply: Ply) -> bool {
@@ -273,7 +286,7 @@ impl Searcher {
                 return Score::DRAW;
             }
             if ply >= MAX_PLY - 1 {
-                return self.tables.eval_cache.evaluate(&self.board);
+                return self.static_eval(ply);
             }
         } else {
             self.stats.nodes += 1;
@@ -310,7 +323,7 @@ impl Searcher {
         // for reverse futility, hid the quiet mate of the mate-in-2 test.)
         // The evaluation, and that with the correction history's learnt offset.
         let (raw_eval, static_eval) = if selective && !in_check {
-            let raw = self.tables.eval_cache.evaluate(&self.board);
+            let raw = self.static_eval(ply);
             (raw, self.tables.correction.corrected(self.board.pos(), raw))
         } else {
             (-Score::INFINITE, -Score::INFINITE)
@@ -723,7 +736,7 @@ impl Searcher {
     fn quiescence_body(&mut self, mut alpha: Score, beta: Score, ply: Ply) -> Score {
         self.stats.qnodes += 1;
         if ply >= MAX_PLY - 1 {
-            return self.tables.eval_cache.evaluate(&self.board);
+            return self.static_eval(ply);
         }
         let selective = self.mode == SearchMode::Normal;
         let key = self.board.key();
@@ -742,7 +755,7 @@ impl Searcher {
         let mut best = -Score::INFINITE;
         let mut stand_pat = -Score::INFINITE;
         if !in_check {
-            let raw = self.tables.eval_cache.evaluate(&self.board);
+            let raw = self.static_eval(ply);
             let eval = if selective {
                 self.tables.correction.corrected(self.board.pos(), raw)
             } else {
@@ -902,7 +915,7 @@ mod tests {
         let fen = "4k3/pppp4/8/3q4/8/2N5/PPPP4/4K3 w - - 0 1";
         let board = Board::from_fen(fen).unwrap();
         let mut s = Searcher::standalone(board, 1, SearchMode::Normal).unwrap();
-        let eval = s.tables.eval_cache.evaluate(&s.board);
+        let eval = s.static_eval(0);
         assert!(eval < Score(-500), "{eval:?}");
         // Against a beta of a draw the capture holds, and the TT learns it.
         let cut = s

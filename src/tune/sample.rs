@@ -6,7 +6,7 @@ use crate::board::Board;
 use crate::eval::evaluate;
 use crate::research::rng::SplitMix64;
 use crate::score::Score;
-use crate::search::{ReusableSearch, SearchMode};
+use crate::search::{Evaluation, ReusableSearch, SearchMode};
 use shakmaty::Move;
 
 /// A finished game's result.
@@ -102,15 +102,16 @@ impl QuietCheck {
         }
     }
 
-    /// Is the static evaluation of `board` also its quiescence value (no
-    /// capture or promotion sequence changes it)? Positions in check are not
-    /// quiet.
+    /// Is the classical static evaluation of `board` (the one Texel tuning
+    /// fits) also its quiescence value (no capture or promotion sequence
+    /// changes it)? Positions in check are not quiet.
     pub fn is_quiet(&mut self, board: &Board) -> bool {
         if board.in_check() {
             return false;
         }
         self.search.clear_tt();
         let q = self.search.run(board, SearchMode::Normal, |s| {
+            s.evaluation = Evaluation::Classical;
             s.qsearch(-Score::INFINITE, Score::INFINITE, 0)
         });
         q == evaluate(board)

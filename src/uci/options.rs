@@ -2,7 +2,7 @@
 //! default, range), case-insensitive lookup, and typed values with clear
 //! errors for unknown names and bad or out-of-range values.
 
-use crate::search::Algorithm;
+use crate::search::{Algorithm, Evaluation};
 
 pub const HASH_MIN_MB: i64 = 1;
 pub const HASH_MAX_MB: i64 = 65_536;
@@ -38,6 +38,7 @@ pub struct OptionDecl {
 }
 
 const ALGORITHM_VARS: &[&str] = &["AlphaBeta", "NegaScout", "MTDf", "SSS", "DUAL"];
+const EVALUATION_VARS: &[&str] = &["Network", "Classical"];
 
 /// Every option, in the order `uci` lists them.
 pub const DECLARATIONS: &[OptionDecl] = &[
@@ -98,6 +99,13 @@ pub const DECLARATIONS: &[OptionDecl] = &[
         kind: OptionKind::Combo {
             default: "NegaScout",
             vars: ALGORITHM_VARS,
+        },
+    },
+    OptionDecl {
+        name: "Evaluation",
+        kind: OptionKind::Combo {
+            default: "Network",
+            vars: EVALUATION_VARS,
         },
     },
     OptionDecl {
@@ -206,6 +214,7 @@ pub struct Options {
     pub show_wdl: bool,
     pub syzygy_path: String,
     pub algorithm: Algorithm,
+    pub evaluation: Evaluation,
     pub pure: bool,
 }
 
@@ -221,6 +230,7 @@ impl Default for Options {
             show_wdl: false,
             syzygy_path: String::new(),
             algorithm: Algorithm::default(),
+            evaluation: Evaluation::default(),
             pure: false,
         }
     }
@@ -253,6 +263,7 @@ impl Options {
             ("UCI_ShowWDL", OptionValue::Check(b)) => self.show_wdl = b,
             ("SyzygyPath", OptionValue::Text(s)) => self.syzygy_path = s,
             ("Algorithm", OptionValue::Combo(a)) => self.algorithm = a.parse()?,
+            ("Evaluation", OptionValue::Combo(e)) => self.evaluation = e.parse()?,
             ("Pure", OptionValue::Check(b)) => self.pure = b,
             (n, v) => return Err(format!("option {n}: unexpected value {v:?}")),
         }

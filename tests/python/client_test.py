@@ -65,7 +65,7 @@ def test_handshake_and_options(binary):
     with open_engine(binary) as engine:
         check(engine.id.get("name", "").startswith("Stockman"), f"id name: {engine.id}")
         for name in ["Hash", "Threads", "Clear Hash", "Move Overhead", "Ponder", "MultiPV",
-                     "UCI_Chess960", "UCI_ShowWDL", "SyzygyPath", "Algorithm", "Pure"]:
+                     "UCI_Chess960", "UCI_ShowWDL", "SyzygyPath", "Algorithm", "Evaluation", "Pure"]:
             check(name in engine.options, f"option {name} not declared: {list(engine.options)}")
         algorithm = engine.options["Algorithm"]
         check(algorithm.type == "combo", f"Algorithm: {algorithm}")

@@ -1,0 +1,123 @@
+//! The static evaluation the search uses — the network or the classical
+//! (hand-written, Texel-tuned) evaluation — behind one per-thread cache.
+//! Pure mode always uses the classical one, which the research tools and
+//! the minimax oracle share.
+
+use super::eval_cache::EvalCache;
+use crate::board::Board;
+use crate::eval::{evaluate, params::EVAL_LIMIT};
+use crate::nnue::NetworkEvaluator;
+use crate::score::{Ply, Score};
+use shakmaty::Position;
+use std::fmt;
+use std::str::FromStr;
+
+/// Which static evaluation a Normal-mode search uses.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Evaluation {
+    /// The network of `crate::nnue`, built into the binary.
+    #[default]
+    Network,
+    /// The tapered hand-written evaluation of `crate::eval`.
+    Classical,
+}
+
+impl Evaluation {
+    pub const ALL: [Evaluation; 2] = [Evaluation::Network, Evaluation::Classical];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Evaluation::Network => "Network",
+            Evaluation::Classical => "Classical",
+        }
+    }
+}
+
+impl fmt::Display for Evaluation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Evaluation {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Evaluation, String> {
+        Evaluation::ALL
+            .into_iter()
+            .find(|e| e.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| format!("unknown evaluation '{s}' (Network or Classical)"))
+    }
+}
+
+/// The network's evaluation of `board`, clamped like the classical one.
+pub fn network_evaluate(network: &mut NetworkEvaluator, board: &Board, ply: Ply) -> Score {
+    let pos = board.pos();
+    let cp = network.evaluate(pos.board(), pos.turn(), ply);
+    Score(cp.clamp(-EVAL_LIMIT, EVAL_LIMIT))
+}
+
+/// One thread's static evaluation.
+#[derive(Default)]
+pub struct StaticEval {
+    cache: EvalCache,
+    /// The evaluation whose values the cache holds.
+    cached: Evaluation,
+    network: NetworkEvaluator,
+}
+
+impl StaticEval {
+    /// `board`'s evaluation by `kind`, reached at `ply` of the search line.
+    #[inline]
+    pub fn evaluate(&mut self, board: &Board, ply: Ply, kind: Evaluation) -> Score {
+        if kind != self.cached {
+            self.cache.clear();
+            self.cached = kind;
+        }
+        let network = &mut self.network;
+        self.cache.get_or_insert_with(board.key(), || match kind {
+            Evaluation::Classical => evaluate(board),
+            Evaluation::Network => network_evaluate(network, board, ply),
+        })
+    }
+
+    pub fn clear(&mut self) {
+        self.cache.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::tests::playout_fens;
+
+    #[test]
+    fn names_parse_back_and_nonsense_is_refused() {
+        for e in Evaluation::ALL {
+            assert_eq!(e.name().parse::<Evaluation>(), Ok(e));
+            assert_eq!(e.name().to_lowercase().parse::<Evaluation>(), Ok(e));
+        }
+        assert!("Neural".parse::<Evaluation>().is_err());
+    }
+
+    /// Cached or not, switching back and forth, every answer is the
+    /// chosen evaluation's own.
+    #[test]
+    fn answers_are_the_chosen_evaluation() {
+        let boards: Vec<Board> = playout_fens(20)
+            .iter()
+            .map(|f| Board::from_fen(f).unwrap())
+            .collect();
+        let mut fresh = NetworkEvaluator::default();
+        let mut eval = StaticEval::default();
+        for round in 0..4 {
+            let kind = Evaluation::ALL[round % 2];
+            for (i, board) in boards.iter().enumerate() {
+                let expected = match kind {
+                    Evaluation::Classical => evaluate(board),
+                    Evaluation::Network => network_evaluate(&mut fresh, board, 0),
+                };
+                assert_eq!(eval.evaluate(board, (i % 7) as Ply, kind), expected);
+            }
+        }
+    }
+}
