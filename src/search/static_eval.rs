@@ -50,8 +50,16 @@ impl FromStr for Evaluation {
 }
 
 /// The network's evaluation of `board`, clamped like the classical one.
+/// Against a bare king the classical evaluation answers instead: the
+/// network has seen few such endings and scores them all alike (a lone
+/// rook about +2.4), where the classical one knows material and drives the
+/// king to the edge, which the search needs to find the mate.
 pub fn network_evaluate(network: &mut NetworkEvaluator, board: &Board, ply: Ply) -> Score {
     let pos = board.pos();
+    let pieces = pos.board();
+    if pieces.white().count() == 1 || pieces.black().count() == 1 {
+        return evaluate(board);
+    }
     let cp = network.evaluate(pos.board(), pos.turn(), ply);
     Score(cp.clamp(-EVAL_LIMIT, EVAL_LIMIT))
 }
@@ -97,6 +105,24 @@ mod tests {
             assert_eq!(e.name().to_lowercase().parse::<Evaluation>(), Ok(e));
         }
         assert!("Neural".parse::<Evaluation>().is_err());
+    }
+
+    #[test]
+    fn a_bare_king_is_left_to_the_classical_evaluation() {
+        let mut network = NetworkEvaluator::default();
+        for fen in [
+            "4k3/8/8/8/8/8/8/4K2R w - - 0 1",
+            "8/8/8/4k3/8/8/4K3/8 b - - 0 1",
+            "2k5/8/8/1K6/8/8/8/7R w - - 0 1",
+        ] {
+            let board = Board::from_fen(fen).unwrap();
+            assert_eq!(network_evaluate(&mut network, &board, 0), evaluate(&board));
+        }
+        // Otherwise it is the network's own.
+        let board = Board::from_fen("4k3/p7/8/8/8/8/8/r3K2R w - - 0 1").unwrap();
+        let pos = board.pos();
+        let own = NetworkEvaluator::default().evaluate(pos.board(), pos.turn(), 0);
+        assert_eq!(network_evaluate(&mut network, &board, 0), Score(own));
     }
 
     /// Cached or not, switching back and forth, every answer is the
