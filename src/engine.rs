@@ -119,14 +119,15 @@ impl Engine {
                     .info_string(&format!("key {:016x}", self.board.key()));
             }
             Command::Eval => {
+                // The one the search would use first (Pure mode: the classical one).
                 let classical = evaluate(&self.board);
                 let network = network_evaluate(&mut NetworkEvaluator::default(), &self.board, 0);
+                let used = match (self.options.pure, self.options.evaluation) {
+                    (false, Evaluation::Network) => network,
+                    _ => classical,
+                };
                 self.out.info_string(&format!(
-                    "static evaluation {} (side to move; network {network}, classical {classical})",
-                    match self.options.evaluation {
-                        Evaluation::Network => network,
-                        Evaluation::Classical => classical,
-                    }
+                    "static evaluation {used} (side to move; network {network}, classical {classical})"
                 ));
             }
         }

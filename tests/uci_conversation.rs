@@ -919,7 +919,8 @@ fn go_right_after_bestmove_is_not_lost() {
 // Bad input.
 
 /// `eval` reports both static evaluations and leads with the one the
-/// `Evaluation` option picks; both see a queen up as winning.
+/// `Evaluation` option picks (Pure mode: the classical one); both see a
+/// queen up as winning.
 #[test]
 fn eval_reports_both_evaluations_and_follows_the_option() {
     let mut e = EngineProcess::spawn();
@@ -952,6 +953,11 @@ fn eval_reports_both_evaluations_and_follows_the_option() {
     assert_eq!(shown, network, "the network is the default");
     assert!(network > 300 && classical > 300, "{network} {classical}");
     e.send("setoption name Evaluation value Classical");
+    let (shown, _, classical) = read(&mut e);
+    assert_eq!(shown, classical);
+    // Pure mode searches with the classical evaluation whatever the option.
+    e.send("setoption name Evaluation value Network");
+    e.send("setoption name Pure value true");
     let (shown, _, classical) = read(&mut e);
     assert_eq!(shown, classical);
 }
