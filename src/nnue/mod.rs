@@ -105,6 +105,12 @@ impl Network {
             }
         }
         let output_bias = r.u32() as i32;
+        // `half_sum` multiplies an activation (at most QA) by an output
+        // weight in 16 bits: the trainer keeps them within WEIGHT_LIMIT.
+        let limit = (WEIGHT_LIMIT * QB as f32).round() as i16;
+        if output.iter().flatten().any(|w| w.abs() > limit) {
+            return Err(format!("network output weights beyond ±{limit}"));
+        }
         Ok(Network {
             input,
             input_bias,
@@ -142,13 +148,15 @@ impl Network {
     }
 }
 
-/// Σ clamp(h, 0, QA)² · w: at most 128 · 255² · 127 < 2³¹.
+/// Σ clamp(h, 0, QA)² · w: at most 128 · 255² · 127 < 2³¹. The product
+/// c · w fits in i16 (255 · 127 = 32385), so the sum is one 16-bit multiply
+/// and one 16×16→32-bit multiply-add per unit (what SIMD offers as madd).
 #[inline]
 fn half_sum(hidden: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
     let mut sum = 0i32;
     for (&h, &w) in hidden.iter().zip(weights) {
-        let c = i32::from(h).clamp(0, QA);
-        sum += c * c * i32::from(w);
+        let c = h.clamp(0, QA as i16);
+        sum += i32::from(c * w) * i32::from(c);
     }
     sum
 }
@@ -216,5 +224,10 @@ mod tests {
         let mut wrong_width = bytes.clone();
         wrong_width[8] = 64;
         assert!(Network::from_bytes(&wrong_width).is_err());
+        // An output weight too large for the 16-bit products.
+        let mut too_large = bytes.clone();
+        let first_output = 12 + 2 * (INPUTS * HIDDEN + HIDDEN);
+        too_large[first_output..first_output + 2].copy_from_slice(&1000i16.to_le_bytes());
+        assert!(Network::from_bytes(&too_large).is_err());
     }
 }
