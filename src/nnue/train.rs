@@ -5,6 +5,7 @@
 
 use super::{HIDDEN, INPUTS, Network, OUTPUT_SCALE, QA, QB, WEIGHT_LIMIT, feature};
 use crate::research::rng::SplitMix64;
+use crate::tune::texel::sigmoid;
 use rayon::prelude::*;
 use shakmaty::{Board, Color};
 
@@ -68,6 +69,16 @@ fn mirror(f: usize) -> usize {
     (side ^ 1) * 384 + (rest / 64) * 64 + ((rest % 64) ^ 56)
 }
 
+/// The expected result for a network output `out` (units of
+/// `OUTPUT_SCALE` cp) on labels of scale `scale`: the tuner's sigmoid,
+/// 1 / (1 + 10^(-cp / scale)), with K = 400 / scale.
+fn win_probability(out: f32, scale: f32) -> f32 {
+    sigmoid(
+        f64::from(400.0 / scale),
+        f64::from(out * OUTPUT_SCALE as f32),
+    ) as f32
+}
+
 /// The network in floating point, as trained.
 #[derive(Clone)]
 pub struct FloatNetwork {
@@ -99,6 +110,7 @@ impl FloatNetwork {
         }
     }
 
+    #[cfg(test)]
     fn len(&self) -> usize {
         self.input.len() + self.input_bias.len() + self.output.len() + 1
     }
@@ -170,10 +182,10 @@ impl FloatNetwork {
     /// returns the squared error.
     fn backprop(&self, s: &Sample, scale: f32, grad: &mut FloatNetwork) -> f32 {
         let h = self.hidden(s);
-        let out = self.output_from(&h);
-        let k = OUTPUT_SCALE as f32 * std::f32::consts::LN_10 / scale;
-        let p = 1.0 / (1.0 + (-k * out).exp());
+        let p = win_probability(self.output_from(&h), scale);
         let err = p - s.label;
+        // dp/d(out) = p (1 - p) · ln 10 · OUTPUT_SCALE / scale.
+        let k = OUTPUT_SCALE as f32 * std::f32::consts::LN_10 / scale;
         let g = 2.0 * err * p * (1.0 - p) * k;
         grad.output_bias += g;
         for (i, half) in h.iter().enumerate() {
@@ -201,12 +213,10 @@ impl FloatNetwork {
 
     /// The mean squared error over `samples`.
     pub fn error(&self, samples: &[Sample], scale: f32) -> f64 {
-        let k = OUTPUT_SCALE as f32 * std::f32::consts::LN_10 / scale;
         let total: f64 = samples
             .par_iter()
             .map(|s| {
-                let out = self.output_from(&self.hidden(s));
-                let p = 1.0 / (1.0 + (-k * out).exp());
+                let p = win_probability(self.output_from(&self.hidden(s)), scale);
                 f64::from((p - s.label) * (p - s.label))
             })
             .sum();
@@ -316,7 +326,6 @@ pub fn train_epoch(
         adam.step(net, &grad, minibatch.len());
         total += error;
     }
-    debug_assert_eq!(net.len(), INPUTS * HIDDEN + 3 * HIDDEN + 1);
     total / samples.len().max(1) as f64
 }
 

@@ -3,11 +3,13 @@
 //! Adam and writes the quantized file after every epoch.
 
 use super::train::{Adam, FloatNetwork, Sample, train_epoch};
+use crate::board::parse_fen;
 use crate::research::rng::SplitMix64;
 use crate::tune::dataset::parse_line;
+use crate::tune::tune_cmd::positive;
 use clap::Args;
 use rayon::prelude::*;
-use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
+use shakmaty::Position;
 use std::fs;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -55,13 +57,6 @@ pub struct TrainNetArgs {
     pub threads: Option<u64>,
 }
 
-fn positive(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
-        _ => Err(format!("'{s}' is not a positive number")),
-    }
-}
-
 fn fraction(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if (0.0..0.5).contains(&v) => Ok(v),
@@ -83,11 +78,7 @@ fn load(args: &TrainNetArgs) -> Result<Vec<Sample>, String> {
                 let Some((fen, result)) = parse_line(line).map_err(at)? else {
                     return Ok(None);
                 };
-                let pos: Chess = fen
-                    .parse::<Fen>()
-                    .map_err(|e| at(format!("bad FEN: {e}")))?
-                    .into_position(CastlingMode::Chess960)
-                    .map_err(|e| at(format!("illegal position: {e}")))?;
+                let (pos, _) = parse_fen(&fen, false).map_err(at)?;
                 Sample::new(pos.board(), pos.turn(), result as f32)
                     .map(Some)
                     .map_err(at)

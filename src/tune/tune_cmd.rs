@@ -73,7 +73,7 @@ fn non_negative(s: &str) -> Result<f64, String> {
     }
 }
 
-pub(super) fn positive(s: &str) -> Result<f64, String> {
+pub(crate) fn positive(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
         _ => Err(format!("'{s}' is not a positive number")),
