@@ -119,12 +119,12 @@ impl Engine {
                     .info_string(&format!("key {:016x}", self.board.key()));
             }
             Command::Eval => {
-                // The one the search would use first (Pure mode: the classical one).
+                // Leads with the one the search would use.
                 let classical = evaluate(&self.board);
                 let network = network_evaluate(&mut NetworkEvaluator::default(), &self.board, 0);
-                let used = match (self.options.pure, self.options.evaluation) {
-                    (false, Evaluation::Network) => network,
-                    _ => classical,
+                let used = match self.options.evaluation.in_mode(self.search_mode()) {
+                    Evaluation::Network => network,
+                    Evaluation::Classical => classical,
                 };
                 self.out.info_string(&format!(
                     "static evaluation {used} (side to move; network {network}, classical {classical})"
@@ -132,6 +132,15 @@ impl Engine {
             }
         }
         Flow::Continue
+    }
+
+    /// The mode the `Pure` option asks for.
+    fn search_mode(&self) -> SearchMode {
+        if self.options.pure {
+            SearchMode::Pure
+        } else {
+            SearchMode::Normal
+        }
     }
 
     /// The end of input: stop and leave.
@@ -268,11 +277,7 @@ impl Engine {
         let limits = self.limits_from(&go);
         let params = SearchParams {
             algorithm: self.options.algorithm,
-            mode: if self.options.pure {
-                SearchMode::Pure
-            } else {
-                SearchMode::Normal
-            },
+            mode: self.search_mode(),
             evaluation: self.options.evaluation,
             multipv: self.options.multipv,
             move_overhead_ms: self.options.move_overhead_ms,
@@ -379,11 +384,7 @@ impl Engine {
                 return;
             }
         };
-        let mode = if self.options.pure {
-            SearchMode::Pure
-        } else {
-            SearchMode::Normal
-        };
+        let mode = self.search_mode();
         let mut buffer = Vec::new();
         match crate::bench::run_bench(
             depth,

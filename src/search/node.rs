@@ -212,10 +212,7 @@ impl Searcher {
     /// The static evaluation of the current position, reached at `ply`.
     #[inline]
     fn static_eval(&mut self, ply: Ply) -> Score {
-        let kind = match self.mode {
-            SearchMode::Pure => Evaluation::Classical,
-            SearchMode::Normal => self.evaluation,
-        };
+        let kind = self.evaluation.in_mode(self.mode);
         self.tables.static_eval.evaluate(&self.board, ply, kind)
     }
 

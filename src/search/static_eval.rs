@@ -3,6 +3,7 @@
 //! Pure mode always uses the classical one, which the research tools and
 //! the minimax oracle share.
 
+use super::SearchMode;
 use super::eval_cache::EvalCache;
 use crate::board::Board;
 use crate::eval::{evaluate, params::EVAL_LIMIT};
@@ -29,6 +30,15 @@ impl Evaluation {
         match self {
             Evaluation::Network => "Network",
             Evaluation::Classical => "Classical",
+        }
+    }
+
+    /// The evaluation a search in `mode` uses when this one is chosen:
+    /// Pure mode always uses the classical one.
+    pub fn in_mode(self, mode: SearchMode) -> Evaluation {
+        match mode {
+            SearchMode::Pure => Evaluation::Classical,
+            SearchMode::Normal => self,
         }
     }
 }
