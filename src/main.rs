@@ -80,7 +80,7 @@ fn main() -> ExitCode {
         Some(Command::Datagen(a)) => stockman::tune::run_datagen(a),
         Some(Command::Label(a)) => stockman::tune::run_label(a),
         Some(Command::Tune(a)) => stockman::tune::run_tune(a),
-        Some(Command::TrainNet(a)) => stockman::nnue::run_train_net(a.clone()),
+        Some(Command::TrainNet(a)) => stockman::nnue::run_train_net(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -99,9 +99,9 @@ fn shuffle<T>(items: &mut [T], rng: &mut SplitMix64) {
     }
 }
 
-pub fn run_train_net(args: TrainNetArgs) -> Result<(), String> {
+pub fn run_train_net(args: &TrainNetArgs) -> Result<(), String> {
     let pool = crate::tune::pool(args.threads.map(|t| t as usize))?;
-    pool.install(|| train(&args))
+    pool.install(|| train(args))
 }
 
 fn train(args: &TrainNetArgs) -> Result<(), String> {
