@@ -35,6 +35,9 @@ pub fn iterate(s: &mut Searcher, depth: Depth, first: FirstGuess) -> Option<Iter
     let mut passes = 0;
     while lower < upper {
         if passes == MAX_PASSES {
+            log::debug!(
+                "MT passes did not converge in {MAX_PASSES}: searching ({lower:?}, {upper:?})"
+            );
             return fallback(s, depth, lower, upper, best);
         }
         let beta = if g == lower { g + 1 } else { g };
@@ -45,6 +48,16 @@ pub fn iterate(s: &mut Searcher, depth: Depth, first: FirstGuess) -> Option<Iter
         }
         if passes > 1 {
             s.stats.researches += 1;
+        }
+        // A pass that contradicts an earlier one (selective pruning depends
+        // on the window, so a fail low can land below a proven lower bound)
+        // leaves no bound to trust: one open-window search settles the value.
+        let contradicts = if g < beta { g < lower } else { g > upper };
+        if contradicts {
+            log::debug!("MT pass at {beta:?} returned {g:?} outside ({lower:?}, {upper:?})");
+            s.stats.researches += 1;
+            let (low, high) = (lower.min(upper).min(g), lower.max(upper).max(g));
+            return fallback(s, depth, low, high, best);
         }
         if g < beta {
             upper = g;
@@ -57,7 +70,9 @@ pub fn iterate(s: &mut Searcher, depth: Depth, first: FirstGuess) -> Option<Iter
     Some(Iteration { score: g, best })
 }
 
-/// One search with the window still open between the bounds: its value is exact.
+/// One search with the window just around `lower..=upper`; a value outside
+/// it is only a bound, so then one more with the window fully open. Either
+/// way the value returned is exact.
 fn fallback(
     s: &mut Searcher,
     depth: Depth,
@@ -65,10 +80,13 @@ fn fallback(
     upper: Score,
     best: Option<Move>,
 ) -> Option<Iteration> {
-    log::debug!("MT passes did not converge in {MAX_PASSES}: searching ({lower:?}, {upper:?})");
     let alpha = (lower - 1).max(-Score::INFINITE);
     let beta = (upper + 1).min(Score::INFINITE);
-    let score = s.search_root(alpha, beta, depth);
+    let mut score = s.search_root(alpha, beta, depth);
+    if !s.stopped() && (score <= alpha || score >= beta) {
+        s.stats.researches += 1;
+        score = s.search_root(-Score::INFINITE, Score::INFINITE, depth);
+    }
     if s.stopped() {
         return None;
     }
