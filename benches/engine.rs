@@ -8,8 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use stockman::nnue::{Accumulator, Network, NetworkEvaluator};
 use stockman::search::{
-    Algorithm, Evaluation, Limits, SearchControl, SearchMode, SearchParams, SearchTables, Searcher,
-    search,
+    Algorithm, Limits, SearchControl, SearchMode, SearchParams, SearchTables, Searcher, search,
 };
 use stockman::tt::{Bound, TranspositionTable};
 use stockman::{Board, Score};
@@ -45,7 +44,7 @@ fn evaluation(c: &mut Criterion) {
         let net = Network::embedded();
         let pos = b.pos();
         g.bench_function(format!("network from scratch {name}"), |bench| {
-            bench.iter(|| Accumulator::new(net, black_box(pos.board())).evaluate(net, pos.turn()))
+            bench.iter(|| Accumulator::new(&net, black_box(pos.board())).evaluate(&net, pos.turn()))
         });
         // Two children in turn at ply 1, so each is made from the parent.
         let moves = pos.legal_moves();
@@ -110,9 +109,8 @@ fn search_once(b: &Board, algorithm: Algorithm, tt: Arc<TranspositionTable>) -> 
     let params = SearchParams {
         algorithm,
         mode: SearchMode::Normal,
-        evaluation: Evaluation::default(),
-        multipv: 1,
         move_overhead_ms: 0,
+        ..SearchParams::default()
     };
     let mut s = Searcher::new(
         b.clone(),

@@ -95,8 +95,8 @@ pub fn run_bench(
         algorithm,
         mode,
         evaluation,
-        multipv: 1,
         move_overhead_ms: 0,
+        ..SearchParams::default()
     };
     let limits = Limits::depth(depth);
     let positions = bench_positions();

@@ -5,7 +5,7 @@
 
 use crate::board::Board;
 use crate::eval::evaluate;
-use crate::nnue::NetworkEvaluator;
+use crate::nnue::{Network, NetworkEvaluator};
 use crate::score::{Depth, Score};
 use crate::search::driver::MAX_DEPTH;
 use crate::search::limits::Clock;
@@ -14,7 +14,7 @@ use crate::search::{
     Evaluation, Limits, SearchControl, SearchMode, SearchParams, SearchTables, Searcher, search,
 };
 use crate::tt::TranspositionTable;
-use crate::uci::options::{DECLARATIONS, OptionEffect};
+use crate::uci::options::{DECLARATIONS, EVAL_FILE_BUILT_IN, OptionEffect};
 use crate::uci::output::format_info;
 use crate::uci::{Command, GoParams, Options, Output, PositionStart, parse};
 use std::sync::Arc;
@@ -46,6 +46,8 @@ pub struct Engine {
     /// `Hash` changed: resize when no search runs (at `isready` or `go`).
     resize_pending: bool,
     tables: Option<Box<SearchTables>>,
+    /// The network `EvalFile` chose.
+    network: Arc<Network>,
     running: Option<RunningSearch>,
     debug: bool,
 }
@@ -62,6 +64,7 @@ impl Engine {
             tt: Arc::new(tt),
             resize_pending: false,
             tables: Some(Box::default()),
+            network: Network::embedded(),
             running: None,
             debug: false,
         }
@@ -121,7 +124,11 @@ impl Engine {
             Command::Eval => {
                 // Leads with the one the search would use.
                 let classical = evaluate(&self.board);
-                let network = network_evaluate(&mut NetworkEvaluator::default(), &self.board, 0);
+                let network = network_evaluate(
+                    &mut NetworkEvaluator::new(self.network.clone()),
+                    &self.board,
+                    0,
+                );
                 let used = match self.options.evaluation.in_mode(self.search_mode()) {
                     Evaluation::Network => network,
                     Evaluation::Classical => classical,
@@ -158,6 +165,31 @@ impl Engine {
         self.out.line("uciok");
     }
 
+    /// Reads the network `EvalFile` names; keeps the one in use (and the
+    /// option's `previous` value) when the file cannot be read or is not a
+    /// network of this build's shape. Searches started later use it.
+    fn load_network(&mut self, previous: String) {
+        let file = &self.options.eval_file;
+        if file == EVAL_FILE_BUILT_IN {
+            self.network = Network::embedded();
+            self.out.info_string("EvalFile: the built-in network");
+            return;
+        }
+        match Network::load(file) {
+            Ok(network) => {
+                self.out
+                    .info_string(&format!("EvalFile: network read from {file}"));
+                self.network = Arc::new(network);
+            }
+            Err(message) => {
+                self.out.info_string(&format!(
+                    "EvalFile not changed ({message}); still {previous}"
+                ));
+                self.options.eval_file = previous;
+            }
+        }
+    }
+
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         match self.options.set(name, value) {
             Ok(OptionEffect::None) => {}
@@ -169,6 +201,7 @@ impl Engine {
                     self.tt.clear();
                 }
             }
+            Ok(OptionEffect::LoadNetwork { previous }) => self.load_network(previous),
             Err(message) => self.out.info_string(&message),
         }
         if self.debug {
@@ -279,6 +312,7 @@ impl Engine {
             algorithm: self.options.algorithm,
             mode: self.search_mode(),
             evaluation: self.options.evaluation,
+            network: self.network.clone(),
             multipv: self.options.multipv,
             move_overhead_ms: self.options.move_overhead_ms,
         };

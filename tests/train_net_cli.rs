@@ -1,10 +1,12 @@
 //! `stockman train-net` through the real binary, on a tiny data set: it
 //! learns that a queen up wins, writes a network the engine's own reader
-//! takes, and refuses bad input with a message and a non-zero exit.
+//! takes (the library's and the engine's, by `setoption name EvalFile`), and
+//! refuses bad input with a message and a non-zero exit.
 
 mod common;
 
 use common::cli::{path, scratch, stockman, text};
+use common::engine_process::EngineProcess;
 use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
 use stockman::nnue::{Accumulator, Network};
 
@@ -68,6 +70,61 @@ fn trains_a_network_the_engine_reads() {
     assert!(evaluate(&net, &format!("{UP} w - - 0 1")) > 300);
     assert!(evaluate(&net, &format!("{UP} b - - 0 1")) < -300);
     assert!(evaluate(&net, &format!("{DOWN} b - - 0 1")) > 300);
+    the_engine_plays_with_it(&out, &net);
+}
+
+/// The network `eval` reports, for the side to move.
+fn engine_network_eval(e: &mut EngineProcess, fen: &str) -> i32 {
+    e.send(&format!("position fen {fen}"));
+    e.send("eval");
+    let lines = e.sync();
+    let line = lines
+        .iter()
+        .find(|l| l.starts_with("info string static evaluation "))
+        .unwrap_or_else(|| e.fail("no static evaluation line"));
+    let rest = &line[line.find("network cp ").expect("a network value") + 11..];
+    rest[..rest.find(',').expect("a comma")].parse().unwrap()
+}
+
+/// `EvalFile` swaps the engine's network for the trained one; a file that
+/// is not a network is refused and the trained one stays; an empty value
+/// brings back the built-in network.
+fn the_engine_plays_with_it(file: &std::path::Path, net: &Network) {
+    let fen = format!("{UP} w - - 0 1");
+    let built_in = evaluate(&Network::embedded(), &fen);
+    let trained = evaluate(net, &fen);
+    assert_ne!(built_in, trained);
+    let mut e = EngineProcess::spawn();
+    e.handshake();
+    assert_eq!(engine_network_eval(&mut e, &fen), built_in);
+    e.send(&format!("setoption name EvalFile value {}", path(file)));
+    let answer = e.sync();
+    assert!(
+        answer
+            .iter()
+            .any(|l| l.starts_with("info string EvalFile: network read from")),
+        "{answer:?}"
+    );
+    assert_eq!(engine_network_eval(&mut e, &fen), trained);
+    let not_a_network = file.with_extension("txt");
+    std::fs::write(&not_a_network, "STKNET01 but nothing else").unwrap();
+    for bad in [path(&not_a_network), "/no/such/file.nnue"] {
+        e.send(&format!("setoption name EvalFile value {bad}"));
+        let answer = e.sync();
+        assert!(
+            answer.len() == 1 && answer[0].starts_with("info string EvalFile not changed ("),
+            "{answer:?}"
+        );
+        assert_eq!(engine_network_eval(&mut e, &fen), trained);
+    }
+    e.send("go depth 3");
+    e.expect_line(
+        "bestmove",
+        |l| l.starts_with("bestmove "),
+        std::time::Duration::from_secs(30),
+    );
+    e.send("setoption name EvalFile value");
+    assert_eq!(engine_network_eval(&mut e, &fen), built_in);
 }
 
 #[test]

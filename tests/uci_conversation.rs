@@ -418,6 +418,7 @@ fn handshake_declares_every_option() {
         "option name UCI_Chess960 type check default false",
         "option name UCI_ShowWDL type check default false",
         "option name SyzygyPath type string default ",
+        "option name EvalFile type string default <built-in>",
         "option name Algorithm type combo default NegaScout var AlphaBeta var NegaScout var MTDf var SSS var DUAL",
         "option name Evaluation type combo default Network var Network var Classical",
         "option name Pure type check default false",

@@ -6,6 +6,7 @@
 use super::{HIDDEN, Network, feature};
 use crate::score::MAX_PLY;
 use shakmaty::{Board, Color, Piece, Role, Square};
+use std::sync::Arc;
 
 /// The twelve kinds of piece.
 const PIECES: [Piece; 12] = {
@@ -101,7 +102,7 @@ struct Slot {
 /// made from the one a ply up (the parent) or its own last one (a sibling),
 /// whichever differs less, or from scratch when that is cheaper.
 pub struct NetworkEvaluator {
-    net: &'static Network,
+    net: Arc<Network>,
     slots: Vec<Option<Slot>>,
 }
 
@@ -112,7 +113,12 @@ impl Default for NetworkEvaluator {
 }
 
 impl NetworkEvaluator {
-    pub fn new(net: &'static Network) -> NetworkEvaluator {
+    /// The network this evaluator computes.
+    pub fn network(&self) -> &Arc<Network> {
+        &self.net
+    }
+
+    pub fn new(net: Arc<Network>) -> NetworkEvaluator {
         NetworkEvaluator {
             net,
             slots: (0..=MAX_PLY + 1).map(|_| None).collect(),
@@ -132,13 +138,13 @@ impl NetworkEvaluator {
         match (own, from_parent) {
             (Some(o), p) if o <= p.unwrap_or(usize::MAX) && o < scratch => {
                 let slot = here.as_mut().expect("an own slot");
-                slot.accumulator.update(self.net, &slot.board, board);
+                slot.accumulator.update(&self.net, &slot.board, board);
                 slot.board = board.clone();
             }
             (_, Some(p)) if p < scratch => {
                 let parent = parent.expect("a parent slot");
                 let mut accumulator = parent.accumulator.clone();
-                accumulator.update(self.net, &parent.board, board);
+                accumulator.update(&self.net, &parent.board, board);
                 *here = Some(Slot {
                     board: board.clone(),
                     accumulator,
@@ -147,14 +153,14 @@ impl NetworkEvaluator {
             _ => {
                 *here = Some(Slot {
                     board: board.clone(),
-                    accumulator: Accumulator::new(self.net, board),
+                    accumulator: Accumulator::new(&self.net, board),
                 })
             }
         }
         here.as_ref()
             .expect("filled above")
             .accumulator
-            .evaluate(self.net, turn)
+            .evaluate(&self.net, turn)
     }
 }
 
@@ -172,7 +178,7 @@ mod tests {
 
     fn scratch(pos: &Chess) -> i32 {
         let net = Network::embedded();
-        Accumulator::new(net, pos.board()).evaluate(net, pos.turn())
+        Accumulator::new(&net, pos.board()).evaluate(&net, pos.turn())
     }
 
     #[test]

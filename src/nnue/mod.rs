@@ -12,7 +12,7 @@ pub use accumulator::{Accumulator, NetworkEvaluator};
 pub use train_cmd::{TrainNetArgs, run_train_net};
 
 use shakmaty::{Color, Piece, Square};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// Inputs: (own/their piece) × 6 roles × 64 squares, from one side's view.
 pub const INPUTS: usize = 768;
@@ -57,13 +57,26 @@ pub struct Network {
     pub(crate) output_bias: i32,
 }
 
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Network({INPUTS}x{HIDDEN})")
+    }
+}
+
 impl Network {
-    /// The network built into the binary.
-    pub fn embedded() -> &'static Network {
-        static NET: OnceLock<Network> = OnceLock::new();
+    /// The network built into the binary (read once, then shared).
+    pub fn embedded() -> Arc<Network> {
+        static NET: OnceLock<Arc<Network>> = OnceLock::new();
         NET.get_or_init(|| {
-            Network::from_bytes(EMBEDDED).expect("the embedded network file is valid")
+            Arc::new(Network::from_bytes(EMBEDDED).expect("the embedded network file is valid"))
         })
+        .clone()
+    }
+
+    /// Reads a network file written by `stockman train-net`.
+    pub fn load(path: &str) -> Result<Network, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
     }
 
     /// Reads the file format written by `to_bytes`.
@@ -216,6 +229,7 @@ mod tests {
     fn the_file_format_round_trips_and_refuses_garbage() {
         let net = Network::embedded();
         let bytes = net.to_bytes();
+        assert!(Arc::ptr_eq(&net, &Network::embedded()), "read once");
         assert_eq!(bytes, EMBEDDED);
         let again = Network::from_bytes(&bytes).unwrap();
         assert_eq!(again.to_bytes(), bytes);

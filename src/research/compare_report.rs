@@ -4,9 +4,7 @@
 
 use crate::positions::EpdPosition;
 use crate::score::{Depth, Score};
-use crate::search::{
-    Algorithm, Evaluation, Limits, SearchMode, SearchParams, SearchStats, Searcher, search,
-};
+use crate::search::{Algorithm, Limits, SearchMode, SearchParams, SearchStats, Searcher, search};
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
@@ -39,9 +37,8 @@ pub fn measure(
     let params = SearchParams {
         algorithm,
         mode,
-        evaluation: Evaluation::default(),
-        multipv: 1,
         move_overhead_ms: 0,
+        ..SearchParams::default()
     };
     let started = Instant::now();
     let result = search(&mut searcher, &params, &Limits::depth(depth), &mut |_| {});

@@ -47,6 +47,7 @@ pub fn search(
 ) -> SearchResult {
     let mut result = SearchResult::default();
     s.evaluation = params.evaluation;
+    s.tables.static_eval.use_network(&params.network);
     let legal = s.board.legal_moves();
     if legal.is_empty() {
         result.score = if s.board.in_check() {

@@ -26,10 +26,12 @@ pub use node::{SearchTables, Searcher};
 pub use reusable::ReusableSearch;
 pub use static_eval::Evaluation;
 
+use crate::nnue::Network;
 use crate::score::{Depth, Score};
 use shakmaty::Move;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
 /// The root strategy: which windows the shared node procedure is asked for.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
@@ -108,6 +110,8 @@ pub struct SearchParams {
     pub mode: SearchMode,
     /// The static evaluation of Normal mode.
     pub evaluation: Evaluation,
+    /// The network `Evaluation::Network` computes.
+    pub network: Arc<Network>,
     /// Number of principal variations to report (1 = normal play).
     pub multipv: usize,
     /// Milliseconds kept back from every time budget for communication lag.
@@ -120,6 +124,7 @@ impl Default for SearchParams {
             algorithm: Algorithm::default(),
             mode: SearchMode::Normal,
             evaluation: Evaluation::default(),
+            network: Network::embedded(),
             multipv: 1,
             move_overhead_ms: 10,
         }

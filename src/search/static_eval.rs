@@ -7,16 +7,17 @@ use super::SearchMode;
 use super::eval_cache::EvalCache;
 use crate::board::Board;
 use crate::eval::{evaluate, params::EVAL_LIMIT};
-use crate::nnue::NetworkEvaluator;
+use crate::nnue::{Network, NetworkEvaluator};
 use crate::score::{Ply, Score};
 use shakmaty::Position;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
 /// Which static evaluation a Normal-mode search uses.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub enum Evaluation {
-    /// The network of `crate::nnue`, built into the binary.
+    /// The network of `crate::nnue`: the built-in one, or the `EvalFile` option's.
     #[default]
     Network,
     /// The tapered hand-written evaluation of `crate::eval`.
@@ -101,6 +102,16 @@ impl StaticEval {
     pub fn clear(&mut self) {
         self.cache.clear();
     }
+
+    /// Evaluates with `network` from now on (the engine's `EvalFile`).
+    pub fn use_network(&mut self, network: &Arc<Network>) {
+        if !Arc::ptr_eq(self.network.network(), network) {
+            self.network = NetworkEvaluator::new(network.clone());
+            if self.cached == Evaluation::Network {
+                self.cache.clear();
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -155,5 +166,26 @@ mod tests {
                 assert_eq!(eval.evaluate(board, (i % 7) as Ply, kind), expected);
             }
         }
+    }
+
+    /// After `use_network`, answers (cached or not) are the new network's;
+    /// the same network again keeps the cache.
+    #[test]
+    fn another_network_takes_over() {
+        let mut bytes = Network::embedded().to_bytes();
+        let bias_at = bytes.len() - 4;
+        let bias = i32::from_le_bytes(bytes[bias_at..].try_into().unwrap());
+        bytes[bias_at..].copy_from_slice(&(bias + 100 * 255 * 64 / 400).to_le_bytes());
+        let other = Arc::new(Network::from_bytes(&bytes).unwrap());
+        let board = Board::from_fen("4k3/p7/8/8/8/8/8/r3K2R w - - 0 1").unwrap();
+        let mut eval = StaticEval::default();
+        let before = eval.evaluate(&board, 0, Evaluation::Network);
+        eval.use_network(&other);
+        let after = eval.evaluate(&board, 0, Evaluation::Network);
+        let expected = network_evaluate(&mut NetworkEvaluator::new(other.clone()), &board, 0);
+        assert_eq!(after, expected);
+        assert_ne!(after, before);
+        eval.use_network(&other);
+        assert_eq!(eval.evaluate(&board, 3, Evaluation::Network), expected);
     }
 }

@@ -95,6 +95,12 @@ pub const DECLARATIONS: &[OptionDecl] = &[
         kind: OptionKind::Text { default: "<empty>" },
     },
     OptionDecl {
+        name: "EvalFile",
+        kind: OptionKind::Text {
+            default: EVAL_FILE_BUILT_IN,
+        },
+    },
+    OptionDecl {
         name: "Algorithm",
         kind: OptionKind::Combo {
             default: "NegaScout",
@@ -202,6 +208,9 @@ pub fn find(name: &str) -> Option<&'static OptionDecl> {
         .find(|d| d.name.eq_ignore_ascii_case(name))
 }
 
+/// `EvalFile`'s value for the network built into the binary (so is an empty value).
+pub const EVAL_FILE_BUILT_IN: &str = "<built-in>";
+
 /// The current value of every option.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -213,6 +222,8 @@ pub struct Options {
     pub chess960: bool,
     pub show_wdl: bool,
     pub syzygy_path: String,
+    /// A network file for `Evaluation Network`, or `EVAL_FILE_BUILT_IN`.
+    pub eval_file: String,
     pub algorithm: Algorithm,
     pub evaluation: Evaluation,
     pub pure: bool,
@@ -229,6 +240,7 @@ impl Default for Options {
             chess960: false,
             show_wdl: false,
             syzygy_path: String::new(),
+            eval_file: EVAL_FILE_BUILT_IN.to_string(),
             algorithm: Algorithm::default(),
             evaluation: Evaluation::default(),
             pure: false,
@@ -242,6 +254,11 @@ pub enum OptionEffect {
     None,
     ResizeHash,
     ClearHash,
+    /// `EvalFile` changed: the engine reads the network (and puts the old
+    /// value back if it cannot).
+    LoadNetwork {
+        previous: String,
+    },
 }
 
 impl Options {
@@ -262,6 +279,12 @@ impl Options {
             ("UCI_Chess960", OptionValue::Check(b)) => self.chess960 = b,
             ("UCI_ShowWDL", OptionValue::Check(b)) => self.show_wdl = b,
             ("SyzygyPath", OptionValue::Text(s)) => self.syzygy_path = s,
+            ("EvalFile", OptionValue::Text(s)) => {
+                let s = s.trim();
+                let new = if s.is_empty() { EVAL_FILE_BUILT_IN } else { s };
+                let previous = std::mem::replace(&mut self.eval_file, new.to_string());
+                return Ok(OptionEffect::LoadNetwork { previous });
+            }
             ("Algorithm", OptionValue::Combo(a)) => self.algorithm = a.parse()?,
             ("Evaluation", OptionValue::Combo(e)) => self.evaluation = e.parse()?,
             ("Pure", OptionValue::Check(b)) => self.pure = b,
