@@ -56,8 +56,7 @@ pub fn iterate(s: &mut Searcher, depth: Depth, first: FirstGuess) -> Option<Iter
         if contradicts {
             log::debug!("MT pass at {beta:?} returned {g:?} outside ({lower:?}, {upper:?})");
             s.stats.researches += 1;
-            let (low, high) = (lower.min(upper).min(g), lower.max(upper).max(g));
-            return fallback(s, depth, low, high, best);
+            return fallback(s, depth, lower.min(g), upper.max(g), best);
         }
         if g < beta {
             upper = g;
