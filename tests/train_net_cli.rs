@@ -66,7 +66,7 @@ fn trains_a_network_the_engine_reads() {
         "{err}"
     );
     assert!(text(&run.stdout).contains("wrote"));
-    let net = Network::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+    let net = Network::load(path(&out)).unwrap();
     assert!(evaluate(&net, &format!("{UP} w - - 0 1")) > 300);
     assert!(evaluate(&net, &format!("{UP} b - - 0 1")) < -300);
     assert!(evaluate(&net, &format!("{DOWN} b - - 0 1")) > 300);
@@ -76,14 +76,7 @@ fn trains_a_network_the_engine_reads() {
 /// The network `eval` reports, for the side to move.
 fn engine_network_eval(e: &mut EngineProcess, fen: &str) -> i32 {
     e.send(&format!("position fen {fen}"));
-    e.send("eval");
-    let lines = e.sync();
-    let line = lines
-        .iter()
-        .find(|l| l.starts_with("info string static evaluation "))
-        .unwrap_or_else(|| e.fail("no static evaluation line"));
-    let rest = &line[line.find("network cp ").expect("a network value") + 11..];
-    rest[..rest.find(',').expect("a comma")].parse().unwrap()
+    e.eval().network
 }
 
 /// `EvalFile` swaps the engine's network for the trained one; a file that

@@ -927,40 +927,17 @@ fn eval_reports_both_evaluations_and_follows_the_option() {
     let mut e = EngineProcess::spawn();
     e.handshake();
     e.send("position fen 3qk3/pppp4/8/8/8/8/PPPP4/4K3 b - - 0 1");
-    let value = |line: &str, label: &str| -> i32 {
-        let at = line
-            .find(label)
-            .unwrap_or_else(|| panic!("no '{label}' in {line}"));
-        let rest = &line[at + label.len()..];
-        let end = rest.find([',', ')', ' ']).unwrap_or(rest.len());
-        rest[..end]
-            .parse()
-            .unwrap_or_else(|_| panic!("bad number in {line}"))
-    };
-    let read = |e: &mut EngineProcess| -> (i32, i32, i32) {
-        e.send("eval");
-        let lines = e.sync();
-        let line = lines
-            .iter()
-            .find(|l| l.starts_with("info string static evaluation cp "))
-            .unwrap_or_else(|| e.fail("no static evaluation line"));
-        (
-            value(line, "static evaluation cp "),
-            value(line, "network cp "),
-            value(line, "classical cp "),
-        )
-    };
-    let (shown, network, classical) = read(&mut e);
-    assert_eq!(shown, network, "the network is the default");
-    assert!(network > 300 && classical > 300, "{network} {classical}");
+    let first = e.eval();
+    assert_eq!(first.shown, first.network, "the network is the default");
+    assert!(first.network > 300 && first.classical > 300, "{first:?}");
     e.send("setoption name Evaluation value Classical");
-    let (shown, _, classical) = read(&mut e);
-    assert_eq!(shown, classical);
+    let classical = e.eval();
+    assert_eq!(classical.shown, classical.classical);
     // Pure mode searches with the classical evaluation whatever the option.
     e.send("setoption name Evaluation value Network");
     e.send("setoption name Pure value true");
-    let (shown, _, classical) = read(&mut e);
-    assert_eq!(shown, classical);
+    let pure = e.eval();
+    assert_eq!(pure.shown, pure.classical);
 }
 
 #[test]

@@ -118,6 +118,7 @@ impl StaticEval {
 mod tests {
     use super::*;
     use crate::eval::tests::playout_fens;
+    use crate::nnue::{OUTPUT_SCALE, QA, QB};
 
     #[test]
     fn names_parse_back_and_nonsense_is_refused() {
@@ -175,7 +176,9 @@ mod tests {
         let mut bytes = Network::embedded().to_bytes();
         let bias_at = bytes.len() - 4;
         let bias = i32::from_le_bytes(bytes[bias_at..].try_into().unwrap());
-        bytes[bias_at..].copy_from_slice(&(bias + 100 * 255 * 64 / 400).to_le_bytes());
+        // One pawn more for every position.
+        let pawn = 100 * QA * QB / OUTPUT_SCALE;
+        bytes[bias_at..].copy_from_slice(&(bias + pawn).to_le_bytes());
         let other = Arc::new(Network::from_bytes(&bytes).unwrap());
         let board = Board::from_fen("4k3/p7/8/8/8/8/8/r3K2R w - - 0 1").unwrap();
         let mut eval = StaticEval::default();

@@ -13,6 +13,15 @@ use std::time::{Duration, Instant};
 /// Long enough for any single step of a test on a loaded machine.
 pub const TIMEOUT: Duration = Duration::from_secs(20);
 
+/// The centipawn values of one `eval` answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EvalReport {
+    /// The one the search would use (shown first).
+    pub shown: i32,
+    pub network: i32,
+    pub classical: i32,
+}
+
 pub struct EngineProcess {
     child: Child,
     stdin: Option<ChildStdin>,
@@ -24,6 +33,32 @@ pub struct EngineProcess {
 }
 
 impl EngineProcess {
+    /// Sends `eval` and reads its `info string static evaluation cp ...
+    /// (side to move; network cp ..., classical cp ...)` line.
+    pub fn eval(&mut self) -> EvalReport {
+        self.send("eval");
+        let lines = self.sync();
+        let line = lines
+            .iter()
+            .find(|l| l.starts_with("info string static evaluation cp "))
+            .unwrap_or_else(|| self.fail("no static evaluation line"));
+        let value = |label: &str| -> i32 {
+            let at = line
+                .find(label)
+                .unwrap_or_else(|| panic!("no '{label}' in {line}"));
+            let rest = &line[at + label.len()..];
+            let end = rest.find([',', ')', ' ']).unwrap_or(rest.len());
+            rest[..end]
+                .parse()
+                .unwrap_or_else(|_| panic!("bad number in {line}"))
+        };
+        EvalReport {
+            shown: value("static evaluation cp "),
+            network: value("network cp "),
+            classical: value("classical cp "),
+        }
+    }
+
     /// Starts the engine in UCI mode (no arguments).
     pub fn spawn() -> EngineProcess {
         EngineProcess::spawn_with_args(&[])
