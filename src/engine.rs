@@ -315,6 +315,7 @@ impl Engine {
             network: self.network.clone(),
             multipv: self.options.multipv,
             move_overhead_ms: self.options.move_overhead_ms,
+            mt_grain: self.options.mt_grain,
         };
         let control = Arc::new(SearchControl::new(limits.ponder));
         let job = SearchJob {

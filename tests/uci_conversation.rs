@@ -421,6 +421,7 @@ fn handshake_declares_every_option() {
         "option name EvalFile type string default <built-in>",
         "option name Algorithm type combo default NegaScout var AlphaBeta var NegaScout var MTDf var SSS var DUAL",
         "option name Evaluation type combo default Network var Network var Classical",
+        "option name MTGrain type spin default 8 min 1 max 100",
         "option name Pure type check default false",
     ];
     let options: Vec<&String> = lines.iter().filter(|l| l.starts_with("option ")).collect();

@@ -47,6 +47,7 @@ pub fn search(
 ) -> SearchResult {
     let mut result = SearchResult::default();
     s.evaluation = params.evaluation;
+    s.grain = params.grain_for_searcher();
     s.tables.static_eval.use_network(&params.network);
     let legal = s.board.legal_moves();
     if legal.is_empty() {

@@ -9,6 +9,7 @@ pub mod control;
 pub mod correction;
 pub mod driver;
 pub mod eval_cache;
+pub mod grain;
 pub mod limits;
 pub mod node;
 pub mod oracle;
@@ -28,6 +29,7 @@ pub use static_eval::Evaluation;
 
 use crate::nnue::Network;
 use crate::score::{Depth, Score};
+use grain::Grain;
 use shakmaty::Move;
 use std::fmt;
 use std::str::FromStr;
@@ -116,6 +118,20 @@ pub struct SearchParams {
     pub multipv: usize,
     /// Milliseconds kept back from every time budget for communication lag.
     pub move_overhead_ms: u64,
+    /// The evaluation's grain for the MT back ends (MTDf, SSS, DUAL) in
+    /// Normal mode; the others, and Pure mode, always use the full resolution.
+    pub mt_grain: Grain,
+}
+
+impl SearchParams {
+    /// The grain a searcher of this configuration rounds its evaluation to.
+    pub fn grain_for_searcher(&self) -> Grain {
+        match (self.mode, self.algorithm) {
+            (SearchMode::Pure, _) => Grain::FULL,
+            (_, Algorithm::AlphaBeta | Algorithm::NegaScout) => Grain::FULL,
+            (_, Algorithm::MTDf | Algorithm::SSS | Algorithm::DUAL) => self.mt_grain,
+        }
+    }
 }
 
 impl Default for SearchParams {
@@ -127,6 +143,7 @@ impl Default for SearchParams {
             network: Network::embedded(),
             multipv: 1,
             move_overhead_ms: 10,
+            mt_grain: Grain::MT_DEFAULT,
         }
     }
 }
@@ -182,5 +199,34 @@ mod tests {
             assert_eq!(a.name().to_uppercase().parse::<Algorithm>(), Ok(a));
         }
         assert!("minimax".parse::<Algorithm>().is_err());
+    }
+
+    #[test]
+    fn only_the_mt_drivers_in_normal_mode_round_the_evaluation() {
+        let coarse = Grain::new(16).unwrap();
+        for algorithm in Algorithm::ALL {
+            for mode in [SearchMode::Normal, SearchMode::Pure] {
+                let params = SearchParams {
+                    algorithm,
+                    mode,
+                    mt_grain: coarse,
+                    ..SearchParams::default()
+                };
+                let mt = matches!(
+                    algorithm,
+                    Algorithm::MTDf | Algorithm::SSS | Algorithm::DUAL
+                );
+                let expected = if mt && mode == SearchMode::Normal {
+                    coarse
+                } else {
+                    Grain::FULL
+                };
+                assert_eq!(
+                    params.grain_for_searcher(),
+                    expected,
+                    "{algorithm} {mode:?}"
+                );
+            }
+        }
     }
 }

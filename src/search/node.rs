@@ -7,6 +7,7 @@ use super::capture_history::CaptureHistory;
 use super::continuation::{ContinuationHistory, CounterMoves, LineContext, PieceTo};
 use super::control::SearchControl;
 use super::correction::CorrectionHistory;
+use super::grain::Grain;
 use super::ordering::{CaptureOrder, History, Killers, MovePicker, OrderingContext, is_tactical};
 use super::pv::PvTable;
 use super::see::see_at_least;
@@ -38,6 +39,19 @@ pub enum NodeScheme {
     /// First child with the full window, the rest with a null window and a
     /// re-search when one lands inside the window (NegaScout / PVS).
     Pvs,
+}
+
+/// What a node is expected to be (Knuth and Moore's node types, the CUT and
+/// ALL nodes folded into one): the selective techniques that guess at a
+/// node's value apply only off the principal variation.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// On the principal variation (the root, the first child of a PV node,
+    /// a child re-searched because it became the best move of a PV node);
+    /// a PV node also needs a window wider than null.
+    Pv,
+    /// Expected to fail high or low: pruned and reduced where that pays.
+    NonPv,
 }
 
 /// Move-ordering memory kept across searches by one thread.
@@ -115,6 +129,8 @@ pub struct Searcher {
     excluded: [Option<Move>; MAX_PLY + 1],
     /// The depth of the current root search (bounds how far extensions reach).
     root_depth: Depth,
+    /// The static evaluation is rounded to a multiple of this (see `Grain`).
+    pub grain: Grain,
 }
 
 impl Searcher {
@@ -149,6 +165,7 @@ impl Searcher {
             line: [None; MAX_PLY + 1],
             excluded: [None; MAX_PLY + 1],
             root_depth: 0,
+            grain: Grain::FULL,
         }
     }
 
@@ -216,6 +233,21 @@ impl Searcher {
         self.tables.static_eval.evaluate(&self.board, ply, kind)
     }
 
+    /// The static evaluation and the value the search uses at a leaf: in
+    /// Normal mode the evaluation corrected by the correction history and
+    /// rounded to the grain; in Pure mode the evaluation itself.
+    #[inline]
+    fn leaf_eval(&mut self, ply: Ply) -> (Score, Score) {
+        let raw = self.static_eval(ply);
+        let leaf = match self.mode {
+            SearchMode::Normal => self
+                .grain
+                .round(self.tables.correction.corrected(self.board.pos(), raw)),
+            SearchMode::Pure => raw,
+        };
+        (raw, leaf)
+    }
+
     /// Counts a node and decides whether the search must stop.
     #[inline]
     fn enter_node(&mut self, ply: Ply) -> bool {
@@ -256,7 +288,7 @@ impl Searcher {
         self.stats.passes += 1;
         self.root_best = None;
         self.root_depth = depth.max(1);
-        self.negamax(alpha, beta, depth.max(1), 0)
+        self.negamax(alpha, beta, depth.max(1), 0, NodeKind::Pv)
     }
 
     /// The moves of the current node: the root's (perhaps restricted)
@@ -272,7 +304,14 @@ impl Searcher {
     /// The shared node procedure: fail-soft negamax alpha-beta with memory.
     /// In Normal mode it also extends checks and prunes and reduces
     /// selectively (see `selectivity`); Pure mode searches the full tree.
-    pub fn negamax(&mut self, mut alpha: Score, beta: Score, mut depth: Depth, ply: Ply) -> Score {
+    pub fn negamax(
+        &mut self,
+        mut alpha: Score,
+        beta: Score,
+        mut depth: Depth,
+        ply: Ply,
+        kind: NodeKind,
+    ) -> Score {
         self.pv.clear(ply);
         let root = ply == 0;
         if !root {
@@ -283,7 +322,7 @@ impl Searcher {
                 return Score::DRAW;
             }
             if ply >= MAX_PLY - 1 {
-                return self.static_eval(ply);
+                return self.leaf_eval(ply).1;
             }
         } else {
             self.stats.nodes += 1;
@@ -300,7 +339,7 @@ impl Searcher {
             return self.quiescence_body(alpha, beta, ply);
         }
 
-        let pv_node = beta.0 - alpha.0 > 1;
+        let pv_node = kind == NodeKind::Pv && beta.0 - alpha.0 > 1;
         // Set when this is a singular-extension search of the node: the
         // TT move is left out, and the result is not the node's value.
         let excluded = self.excluded[ply];
@@ -320,8 +359,7 @@ impl Searcher {
         // for reverse futility, hid the quiet mate of the mate-in-2 test.)
         // The evaluation, and that with the correction history's learnt offset.
         let (raw_eval, static_eval) = if selective && !in_check {
-            let raw = self.static_eval(ply);
-            (raw, self.tables.correction.corrected(self.board.pos(), raw))
+            self.leaf_eval(ply)
         } else {
             (-Score::INFINITE, -Score::INFINITE)
         };
@@ -332,13 +370,21 @@ impl Searcher {
             && ply >= 2
             && (self.static_evals[ply - 2] == -Score::INFINITE
                 || static_eval > self.static_evals[ply - 2]);
-        if selective && !root && !pv_node && !in_check && excluded.is_none() && is_plain(beta) {
-            if depth <= RFP_MAX_DEPTH
+        if selective && !root && !pv_node && !in_check && excluded.is_none() {
+            // Reverse futility takes the static evaluation for the value:
+            // only against a plain beta (against a beta that every value
+            // reaches it would claim "not mated" from the evaluation alone).
+            if is_plain(beta)
+                && depth <= RFP_MAX_DEPTH
                 && static_eval - RFP_MARGIN_PER_DEPTH * (depth - Depth::from(improving)) >= beta
             {
                 return static_eval;
             }
-            if depth >= NULL_MIN_DEPTH
+            // The null move searches its own null window around beta, which
+            // may also be open (the first MT-DUAL* pass, the MIN nodes of the
+            // first MT-SSS* pass): then it shows a value from a real search.
+            if (is_plain(beta) || beta_is_open(beta, ply))
+                && depth >= NULL_MIN_DEPTH
                 && static_eval >= beta
                 && !self.board.after_null()
                 && self.board.has_non_pawn_material(self.board.turn())
@@ -348,7 +394,13 @@ impl Searcher {
                 let reduction = NULL_BASE_REDUCTION
                     + depth / NULL_DEPTH_DIVISOR
                     + ((static_eval.0 - beta.0) / NULL_EVAL_STEP).min(NULL_EVAL_MAX);
-                let score = -self.negamax(-beta, -beta + 1, depth - 1 - reduction, ply + 1);
+                let score = -self.negamax(
+                    -beta,
+                    -beta + 1,
+                    depth - 1 - reduction,
+                    ply + 1,
+                    NodeKind::NonPv,
+                );
                 self.board.undo();
                 if self.stopped {
                     return Score::ZERO;
@@ -441,8 +493,12 @@ impl Searcher {
         let mut best_move: Option<Move> = None;
         let mut quiets_tried: ArrayVec<Move, MAX_QUIETS_TRACKED> = ArrayVec::new();
         let mut captures_tried: ArrayVec<Move, MAX_CAPTURES_TRACKED> = ArrayVec::new();
-        // Near mate scores every move may matter: no move pruning or reductions.
-        let window_is_plain = is_plain(alpha) && is_plain(beta);
+        // Near mate scores every move on the PV may matter: no move pruning
+        // or reductions there. Off the PV a null window asks one question,
+        // mate bound or not (the first MT-SSS* and MT-DUAL* passes, the
+        // mate-distance passes after them), and move pruning waits until a
+        // move has escaped being mated (`may_prune` below).
+        let window_is_plain = !pv_node || (is_plain(alpha) && is_plain(beta));
         let may_prune_quiets = selective && !root && !pv_node && !in_check && window_is_plain;
         let may_prune_by_see = selective && !root && !in_check && window_is_plain;
 
@@ -522,7 +578,7 @@ impl Searcher {
             let full_window_child = move_index == 0 || self.scheme == NodeScheme::AlphaBeta;
             let score = if move_index == 0 {
                 // Move 0 is the TT move whenever it may be extended.
-                -self.negamax(-beta, -alpha, depth - 1 + tt_move_extension, ply + 1)
+                -self.negamax(-beta, -alpha, depth - 1 + tt_move_extension, ply + 1, kind)
             } else {
                 // Late moves first get a reduced search; a fail high is verified.
                 let mut reduction = 0;
@@ -559,12 +615,17 @@ impl Searcher {
                 } else {
                     (-alpha - 1, -alpha)
                 };
-                let mut score = -self.negamax(lo, hi, depth - 1 - reduction, ply + 1);
+                let mut score =
+                    -self.negamax(lo, hi, depth - 1 - reduction, ply + 1, NodeKind::NonPv);
                 if reduction > 0 && score > alpha && !self.stopped {
-                    score = -self.negamax(lo, hi, depth - 1, ply + 1);
+                    score = -self.negamax(lo, hi, depth - 1, ply + 1, NodeKind::NonPv);
                 }
-                if !full_window_child && score > alpha && score < beta && !self.stopped {
-                    score = -self.negamax(-beta, -alpha, depth - 1, ply + 1);
+                // A new best move of a PV node is searched again as a PV
+                // node: NegaScout's re-search after its null window, and
+                // for AlphaBeta (whose window was full already) a search
+                // without the pruning of non-PV nodes.
+                if pv_node && score > alpha && score < beta && !self.stopped {
+                    score = -self.negamax(-beta, -alpha, depth - 1, ply + 1, NodeKind::Pv);
                 }
                 score
             };
@@ -675,7 +736,13 @@ impl Searcher {
             let mut score = -self.qsearch(-probcut_beta, -probcut_beta + 1, ply + 1);
             if score >= probcut_beta && !self.stopped {
                 let reduced = depth - PROBCUT_REDUCTION;
-                score = -self.negamax(-probcut_beta, -probcut_beta + 1, reduced, ply + 1);
+                score = -self.negamax(
+                    -probcut_beta,
+                    -probcut_beta + 1,
+                    reduced,
+                    ply + 1,
+                    NodeKind::NonPv,
+                );
             }
             self.board.undo();
             if self.stopped {
@@ -705,7 +772,13 @@ impl Searcher {
     ) -> Option<Singularity> {
         let singular_beta = tt_lower - SINGULAR_MARGIN_PER_DEPTH * depth;
         self.excluded[ply] = Some(tt_move);
-        let score = self.negamax(singular_beta - 1, singular_beta, (depth - 1) / 2, ply);
+        let score = self.negamax(
+            singular_beta - 1,
+            singular_beta,
+            (depth - 1) / 2,
+            ply,
+            NodeKind::NonPv,
+        );
         self.excluded[ply] = None;
         if self.stopped {
             None
@@ -733,7 +806,7 @@ impl Searcher {
     fn quiescence_body(&mut self, mut alpha: Score, beta: Score, ply: Ply) -> Score {
         self.stats.qnodes += 1;
         if ply >= MAX_PLY - 1 {
-            return self.static_eval(ply);
+            return self.leaf_eval(ply).1;
         }
         let selective = self.mode == SearchMode::Normal;
         let key = self.board.key();
@@ -752,12 +825,7 @@ impl Searcher {
         let mut best = -Score::INFINITE;
         let mut stand_pat = -Score::INFINITE;
         if !in_check {
-            let raw = self.static_eval(ply);
-            let eval = if selective {
-                self.tables.correction.corrected(self.board.pos(), raw)
-            } else {
-                raw
-            };
+            let (_, eval) = self.leaf_eval(ply);
             stand_pat = refine_with_tt(eval, hit);
             if stand_pat >= beta {
                 return stand_pat;

@@ -2,7 +2,7 @@
 //! Normal mode (Pure mode uses none of them): null-move pruning, reverse
 //! futility, futility and late-move pruning, and late-move reductions.
 
-use crate::score::{Depth, Score};
+use crate::score::{Depth, Ply, Score};
 use std::sync::OnceLock;
 
 /// Null move: tried from this depth on, reduced by `NULL_BASE + depth / NULL_DIVISOR`.
@@ -100,6 +100,14 @@ pub fn is_plain(score: Score) -> bool {
     !score.is_mate() && score.0.abs() < Score::MATE_BOUND.0
 }
 
+/// Is `beta` no real bound at a node `ply` plies from the root: no value
+/// there reaches it (beyond the quickest mate), or every value does (at or
+/// below being mated on the spot, as in the first MT-DUAL* pass)?
+#[inline]
+pub fn beta_is_open(beta: Score, ply: Ply) -> bool {
+    beta > Score::mate_in(ply + 1) || beta <= Score::mated_in(ply)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,5 +119,27 @@ mod tests {
         assert!(lmr_reduction(10, 40) >= lmr_reduction(10, 5));
         assert!(lmr_reduction(60, 60) < 10);
         assert_eq!(lmr_reduction(-3, 500), 0);
+    }
+
+    #[test]
+    fn a_beta_every_value_or_no_value_reaches_is_open() {
+        // The full window and the first MT passes, at any ply.
+        for ply in [1, 5, 60] {
+            assert!(beta_is_open(Score::INFINITE, ply));
+            assert!(beta_is_open(-Score::MATE, ply));
+            assert!(!beta_is_open(Score(150), ply));
+        }
+        // At ply 4 the side to move can mate at ply 5 at the soonest and
+        // be mated at ply 4 at the worst.
+        assert!(
+            !beta_is_open(Score::mate_in(5), 4),
+            "mate in one is a question"
+        );
+        assert!(beta_is_open(Score::mate_in(4), 4));
+        assert!(!beta_is_open(Score::mated_in(5), 4));
+        assert!(
+            beta_is_open(Score::mated_in(4), 4),
+            "never worse than mated now"
+        );
     }
 }

@@ -2,6 +2,7 @@
 //! default, range), case-insensitive lookup, and typed values with clear
 //! errors for unknown names and bad or out-of-range values.
 
+use crate::search::grain::Grain;
 use crate::search::{Algorithm, Evaluation};
 
 pub const HASH_MIN_MB: i64 = 1;
@@ -112,6 +113,14 @@ pub const DECLARATIONS: &[OptionDecl] = &[
         kind: OptionKind::Combo {
             default: "Network",
             vars: EVALUATION_VARS,
+        },
+    },
+    OptionDecl {
+        name: "MTGrain",
+        kind: OptionKind::Spin {
+            default: Grain::MT_DEFAULT.centipawns() as i64,
+            min: 1,
+            max: Grain::MAX as i64,
         },
     },
     OptionDecl {
@@ -226,6 +235,8 @@ pub struct Options {
     pub eval_file: String,
     pub algorithm: Algorithm,
     pub evaluation: Evaluation,
+    /// The evaluation's grain for the MT back ends (MTDf, SSS, DUAL).
+    pub mt_grain: Grain,
     pub pure: bool,
 }
 
@@ -243,6 +254,7 @@ impl Default for Options {
             eval_file: EVAL_FILE_BUILT_IN.to_string(),
             algorithm: Algorithm::default(),
             evaluation: Evaluation::default(),
+            mt_grain: Grain::MT_DEFAULT,
             pure: false,
         }
     }
@@ -287,6 +299,7 @@ impl Options {
             }
             ("Algorithm", OptionValue::Combo(a)) => self.algorithm = a.parse()?,
             ("Evaluation", OptionValue::Combo(e)) => self.evaluation = e.parse()?,
+            ("MTGrain", OptionValue::Spin(n)) => self.mt_grain = Grain::new(n as i32)?,
             ("Pure", OptionValue::Check(b)) => self.pure = b,
             (n, v) => return Err(format!("option {n}: unexpected value {v:?}")),
         }
@@ -345,5 +358,18 @@ mod tests {
         assert!(o.set("Algorithm", Some("Minimax")).is_err());
         assert!(o.set("No Such Option", Some("1")).is_err());
         assert!(o.set("MultiPV", Some("-3")).is_err());
+        for bad in ["0", "101", "-8", "fine"] {
+            assert!(o.set("MTGrain", Some(bad)).is_err(), "{bad}");
+        }
+        assert_eq!(o.mt_grain, Grain::MT_DEFAULT);
+    }
+
+    #[test]
+    fn mt_grain_takes_centipawns() {
+        let mut o = Options::default();
+        assert_eq!(o.set("mtgrain", Some("16")), Ok(OptionEffect::None));
+        assert_eq!(o.mt_grain.centipawns(), 16);
+        assert_eq!(o.set("MTGrain", Some("1")), Ok(OptionEffect::None));
+        assert_eq!(o.mt_grain, Grain::FULL);
     }
 }

@@ -3,6 +3,7 @@
 //! iteration of iterative deepening to the selected one.
 
 pub mod alphabeta;
+pub mod aspiration;
 pub mod mtd;
 pub mod negascout;
 
@@ -28,7 +29,7 @@ pub fn iterate(
     guess: Score,
 ) -> Option<Iteration> {
     match algorithm {
-        Algorithm::AlphaBeta => alphabeta::iterate(s, depth),
+        Algorithm::AlphaBeta => alphabeta::iterate(s, depth, guess),
         Algorithm::NegaScout => negascout::iterate(s, depth, guess),
         Algorithm::MTDf => mtd::iterate(s, depth, mtd::FirstGuess::Previous(guess)),
         Algorithm::SSS => mtd::iterate(s, depth, mtd::FirstGuess::PlusInfinity),

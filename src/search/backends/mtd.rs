@@ -6,7 +6,7 @@
 
 use super::Iteration;
 use crate::score::{Depth, Score};
-use crate::search::node::{NodeScheme, Searcher};
+use crate::search::node::{NodeScheme, RootBest, Searcher};
 use shakmaty::Move;
 
 /// Where the sequence of null-window passes starts.
@@ -41,9 +41,17 @@ pub fn iterate(s: &mut Searcher, depth: Depth, first: FirstGuess) -> Option<Iter
             return fallback(s, depth, lower, upper, best);
         }
         let beta = if g == lower { g + 1 } else { g };
+        let before = s.stats.nodes;
         g = s.search_root(beta - 1, beta, depth);
         passes += 1;
+        log::trace!(
+            "MT depth {depth} pass {passes} beta {} -> {} nodes {}",
+            beta.0,
+            g.0,
+            s.stats.nodes - before
+        );
         if s.stopped() {
+            keep_best_of_iteration(s, best, lower);
             return None;
         }
         if passes > 1 {
@@ -67,6 +75,18 @@ pub fn iterate(s: &mut Searcher, depth: Depth, first: FirstGuess) -> Option<Iter
     }
     let best = best.or(s.root_best.map(|b| b.mv))?;
     Some(Iteration { score: g, best })
+}
+
+/// A stopped pass that had not failed high leaves no root move; the
+/// iteration's last fail-high pass proved its move worth at least `lower`,
+/// and the previous iteration's move (searched first in that pass) less:
+/// the driver may play it, reported as a lower bound.
+fn keep_best_of_iteration(s: &mut Searcher, best: Option<Move>, lower: Score) {
+    if s.root_best.is_none()
+        && let Some(mv) = best
+    {
+        s.root_best = Some(RootBest { mv, score: lower });
+    }
 }
 
 /// One search with the window just around `lower..=upper`; a value outside
