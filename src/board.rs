@@ -352,15 +352,22 @@ pub fn parse_fen(fen: &str, chess960: bool) -> Result<(Chess, CastlingMode), Str
     }
 }
 
-/// A position from a parsed FEN, tolerating what perft suites contain and
-/// the move generator handles: checks no last move could have given (two
-/// aligned sliders) and more material than promotions allow. The error
-/// keeps the remaining kinds and the message.
+/// A position from a parsed FEN. Checks no last move could have given (two
+/// aligned sliders) are tolerated: perft suites contain them and the move
+/// generator handles them. More material than promotions allow (more than 8
+/// pawns plus promoted pieces on a side) is refused: no game reaches it, and
+/// it is what would let a position have more legal moves than the search's
+/// fixed-size move lists hold. The error keeps the remaining kinds and the message.
 fn to_position(fen: Fen, mode: CastlingMode) -> Result<Chess, (PositionErrorKinds, String)> {
     fen.into_position(mode)
         .or_else(PositionError::ignore_impossible_check)
-        .or_else(PositionError::ignore_too_much_material)
-        .map_err(|e| (e.kinds(), e.to_string()))
+        .map_err(|e| {
+            let mut message = e.to_string();
+            if e.kinds().contains(PositionErrorKinds::TOO_MUCH_MATERIAL) {
+                message += " (a side has more pieces than its 8 pawns could have promoted to)";
+            }
+            (e.kinds(), message)
+        })
 }
 
 /// The Zobrist key of a position, computed from scratch.
@@ -603,6 +610,24 @@ mod tests {
         assert!(Board::from_fen("not a fen").is_err());
         assert!(Board::from_fen("8/8/8/8/8/8/8/8 w - - 0 1").is_err());
         assert!(Board::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0").is_ok());
+    }
+
+    #[test]
+    fn material_beyond_promotions_is_refused_and_promotions_are_not() {
+        // 270 legal moves: more than any reachable position has.
+        let err = Board::from_fen("kBQQQQQQ/BR5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1")
+            .expect_err("28 white pieces");
+        assert!(err.contains("too much material"), "{err}");
+        // Nine pawns.
+        assert!(Board::from_fen("4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1").is_err());
+        // Nine queens and every other piece, no pawn: what promotions allow (218 moves).
+        let most = Board::from_fen("R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1").unwrap();
+        assert_eq!(most.legal_moves().len(), 218);
+        // Three dark-squared bishops beside six pawns.
+        assert!(Board::from_fen("4k3/8/8/8/8/B1B5/PPPPPP2/B3K3 w - - 0 1").is_ok());
+        assert!(Board::from_fen("4k3/8/8/8/8/B1B5/PPPPPPP1/B3K3 w - - 0 1").is_err());
+        // A check no last move could give is tolerated (perft suites have it).
+        assert!(Board::from_fen("4k3/8/8/8/8/8/8/r3K2r w - - 0 1").is_ok());
     }
 
     #[test]

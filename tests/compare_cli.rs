@@ -169,3 +169,20 @@ fn bad_input_is_a_clear_error_never_a_panic() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_position_beyond_what_promotions_allow_is_a_clear_error() {
+    let dir = scratch("material");
+    let epd = write_epd(
+        &dir,
+        "kBQQQQQQ/BR5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1\n",
+    );
+    let o = stockman(&["compare", "--epd", epd.to_str().unwrap(), "--depth", "2"]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("line 1") && err.contains("too much material"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
