@@ -1,6 +1,6 @@
 //! Iterative deepening, shared by all back ends: one iteration per depth
 //! (one per line with MultiPV), the soft time limit between iterations, the
-//! hard one armed after the first, and an `Info` report per finished line.
+//! hard one and the node limit inside them, and an `Info` report per finished line.
 
 use super::backends::{self, Iteration};
 use super::node::Searcher;
@@ -76,6 +76,10 @@ pub fn search(
     let overhead = Duration::from_millis(params.move_overhead_ms);
     let budget = TimeBudget::new(limits, s.board.turn(), overhead);
     s.set_limits(budget, limits.nodes);
+    // The clock and the node limit hold from the first node on: a first
+    // iteration can take for ever (a position full of pieces in Pure mode),
+    // and `result.best_move` below is already a move to play.
+    s.arm_hard_limit();
     s.tt.new_search();
 
     let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
@@ -173,7 +177,6 @@ pub fn search(
                 moves: pv.clone(),
             })
             .collect();
-        s.arm_hard_limit();
 
         if let Some(mate) = limits.mate
             && let Some(moves) = best.score.mate_moves()
@@ -183,11 +186,15 @@ pub fn search(
             break;
         }
         if !s.control().is_pondering()
-            && let Some(soft) = budget.soft
-            && (s.control().elapsed()
-                >= soft.mul_f64(NEXT_ITERATION_SHARE * stability.soft_scale())
-                || allowed.len() == 1)
+            && budget.hard.is_some()
+            && (allowed.len() == 1
+                || budget.soft.is_some_and(|soft| {
+                    s.control().elapsed()
+                        >= soft.mul_f64(NEXT_ITERATION_SHARE * stability.soft_scale())
+                }))
         {
+            // A timed search with one legal move, or past its soft limit.
+            // (`movetime` has no soft limit: it searches until the hard one.)
             break;
         }
         if limits.nodes.is_some_and(|n| s.stats.nodes >= n) {
