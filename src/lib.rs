@@ -6,6 +6,7 @@ pub mod bench;
 pub mod board;
 pub mod engine;
 pub mod eval;
+pub mod files;
 pub mod nnue;
 pub mod perft;
 pub mod positions;

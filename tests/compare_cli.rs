@@ -126,8 +126,13 @@ fn bad_input_is_a_clear_error_never_a_panic() {
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (
             vec!["--epd", missing, "--depth", "2"],
-            "cannot read EPD file",
+            "EPD file: cannot read",
         ),
+        (
+            vec!["--epd", "/dev/zero", "--depth", "2"],
+            "not a regular file",
+        ),
+        (vec!["--epd", "/tmp", "--depth", "2"], "is a directory"),
         (vec!["--epd", bad, "--depth", "2"], "line 3:"),
         (vec!["--epd", empty, "--depth", "2"], "no positions"),
         (vec!["--epd", good, "--depth", "0"], "out of range"),

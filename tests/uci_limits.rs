@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::engine_process::{EngineProcess, starts_with_word};
+use common::engine_process::EngineProcess;
 use common::search_check::*;
 use std::time::{Duration, Instant};
 

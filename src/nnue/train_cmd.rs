@@ -68,8 +68,7 @@ fn fraction(s: &str) -> Result<f64, String> {
 fn load(args: &TrainNetArgs) -> Result<Vec<Sample>, String> {
     let mut samples = Vec::new();
     for path in &args.data {
-        let text =
-            fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text = crate::files::read_text(path, crate::files::MAX_TEXT_BYTES)?;
         let lines: Vec<(usize, &str)> = text.lines().enumerate().collect();
         let parsed: Result<Vec<Option<Sample>>, String> = lines
             .par_iter()

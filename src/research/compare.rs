@@ -76,19 +76,8 @@ pub fn parse_algorithms(text: &str) -> Result<Vec<Algorithm>, String> {
 /// Reads and parses the EPD file, refusing huge or unreadable ones.
 pub fn load_epd(path: &Path) -> Result<Vec<EpdPosition>, String> {
     let shown = path.display();
-    let meta =
-        std::fs::metadata(path).map_err(|e| format!("cannot read EPD file '{shown}': {e}"))?;
-    if meta.is_dir() {
-        return Err(format!("'{shown}' is a directory, not an EPD file"));
-    }
-    if meta.len() > MAX_EPD_BYTES {
-        return Err(format!(
-            "EPD file '{shown}' is larger than {} MB",
-            MAX_EPD_BYTES >> 20
-        ));
-    }
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read EPD file '{shown}': {e}"))?;
+    let text =
+        crate::files::read_text(path, MAX_EPD_BYTES).map_err(|e| format!("EPD file: {e}"))?;
     parse_epd_positions(&text).map_err(|e| format!("EPD file '{shown}':\n{e}"))
 }
 
@@ -271,7 +260,7 @@ mod tests {
     #[test]
     fn bad_arguments_are_errors_before_any_search() {
         let missing = run_compare(&args("/nonexistent/x.epd", 2)).unwrap_err();
-        assert!(missing.contains("cannot read EPD file"), "{missing}");
+        assert!(missing.contains("EPD file: cannot read"), "{missing}");
         assert!(
             run_compare(&args("positions/bench.epd", 0))
                 .unwrap_err()

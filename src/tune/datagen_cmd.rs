@@ -139,8 +139,7 @@ fn self_play(args: &DatagenArgs, threads: usize) -> Result<(), String> {
     let games = args.games.ok_or("--games is required without --pgn")?;
     let (openings_text, openings_name) = match &args.openings {
         Some(path) => (
-            std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?,
+            crate::files::read_text(path, crate::files::MAX_TEXT_BYTES)?,
             path.display().to_string(),
         ),
         None => (
@@ -255,8 +254,7 @@ fn ending_name(e: Ending) -> &'static str {
 type GamePositions = Result<Vec<String>, String>;
 
 fn from_pgn(args: &DatagenArgs, pgn: &Path) -> Result<(), String> {
-    let text =
-        std::fs::read_to_string(pgn).map_err(|e| format!("cannot read {}: {e}", pgn.display()))?;
+    let text = crate::files::read_text(pgn, crate::files::MAX_TEXT_BYTES)?;
     let games = parse_pgn(&text);
     if games.is_empty() {
         return Err(format!("{}: no games", pgn.display()));
