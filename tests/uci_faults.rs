@@ -100,3 +100,40 @@ fn eval_file_reads_only_a_regular_file_of_the_networks_size() {
     assert!(s.best.is_some());
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn control_bytes_in_input_are_never_echoed_raw() {
+    let mut e = engine();
+    // The hygiene check of every line read rejects control characters, so
+    // each answer is checked as it arrives.
+    for line in [
+        &b"\x1b[31mred\x07 \x00nul\n"[..],
+        b"setoption name \x1bHash value 1\x00\n",
+        b"position fen \x1b\x07 w - - 0 1\n",
+        b"go depth 2 \x1bnodes\n",
+        b"position startpos moves e2e4 \x7fe7e5\n",
+        b"bench \x00\n",
+        b"debug \x1b\n",
+    ] {
+        e.send_raw(line);
+        let said = e.sync();
+        for l in &said {
+            if l.starts_with("bestmove") {
+                continue;
+            }
+            if !starts_with_word(l, "info") {
+                e.fail(&format!("unexpected answer {l:?}"));
+            }
+        }
+        // A `go` among them still ends in a bestmove, read here or above.
+        if line.starts_with(b"go") && !said.iter().any(|l| l.starts_with("bestmove")) {
+            e.read_until("bestmove", LIVENESS);
+        }
+    }
+    let said = e.sync();
+    assert!(said.is_empty(), "{said:?}");
+    // An escape is visible, not dropped: the message quotes it as \x1b.
+    e.send_raw(b"\x1bxyz\n");
+    let said = e.sync();
+    assert!(said.iter().any(|l| l.contains("\\x1bxyz")), "{said:?}");
+}

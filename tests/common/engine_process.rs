@@ -300,6 +300,9 @@ pub fn check_hygiene(line: &str) -> Result<(), String> {
     if line.contains("  ") {
         return Err("double space".into());
     }
+    if let Some(c) = line.chars().find(|c| c.is_control()) {
+        return Err(format!("control character {c:?}"));
+    }
     const KEYWORDS: &[&str] = &["id", "option", "uciok", "readyok", "info", "bestmove"];
     if KEYWORDS.iter().any(|k| starts_with_word(line, k)) {
         return check_numbers(line);
