@@ -332,6 +332,7 @@ pub fn parse_fen(fen: &str, chess960: bool) -> Result<(Chess, CastlingMode), Str
     let parsed: Fen = text
         .parse()
         .map_err(|e| format!("invalid FEN '{text}': {e}"))?;
+    check_halfmove_clock(text)?;
     let shredder = text
         .split_whitespace()
         .nth(2)
@@ -349,6 +350,25 @@ pub fn parse_fen(fen: &str, chess960: bool) -> Result<(Chess, CastlingMode), Str
                 .map_err(|_| illegal(e))
         }
         Err((_, e)) => Err(illegal(e)),
+    }
+}
+
+/// The most a halfmove clock can show: the 75-move rule ends every game at
+/// 150 plies without a capture or a pawn move.
+pub const MAX_HALFMOVE_CLOCK: u64 = 150;
+
+/// Refuses a halfmove clock (the fifth field) beyond `MAX_HALFMOVE_CLOCK`:
+/// shakmaty would silently saturate 4294967296 to 4294967295.
+fn check_halfmove_clock(text: &str) -> Result<(), String> {
+    let Some(field) = text.split_whitespace().nth(4) else {
+        return Ok(());
+    };
+    match field.parse::<u64>() {
+        Ok(n) if n <= MAX_HALFMOVE_CLOCK => Ok(()),
+        _ => Err(format!(
+            "invalid FEN '{text}': halfmove clock '{field}' is not a number of plies in \
+             0..={MAX_HALFMOVE_CLOCK} (the 75-move rule ends every game by then)"
+        )),
     }
 }
 
@@ -610,6 +630,21 @@ mod tests {
         assert!(Board::from_fen("not a fen").is_err());
         assert!(Board::from_fen("8/8/8/8/8/8/8/8 w - - 0 1").is_err());
         assert!(Board::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0").is_ok());
+    }
+
+    #[test]
+    fn absurd_halfmove_clocks_are_refused() {
+        for clock in ["0", "99", "150"] {
+            let fen = format!("4k3/8/8/8/8/8/8/4K3 w - - {clock} 80");
+            assert!(Board::from_fen(&fen).is_ok(), "{fen}");
+        }
+        for clock in ["151", "4294967296", "-1", "1e3"] {
+            let fen = format!("4k3/8/8/8/8/8/8/4K3 w - - {clock} 80");
+            let err = Board::from_fen(&fen).expect_err(&fen);
+            assert!(err.contains("halfmove clock"), "{err}");
+        }
+        // Four fields, no clocks: fine.
+        assert!(Board::from_fen("4k3/8/8/8/8/8/8/4K3 w - -").is_ok());
     }
 
     #[test]

@@ -99,6 +99,13 @@ pub fn run_compare(args: &CompareArgs) -> Result<(), String> {
         ));
     }
     let positions = load_epd(&args.epd)?;
+    // Unwritable outputs are found before the searches, not after them.
+    for (path, what) in [(&args.csv, "CSV"), (&args.svg, "SVG")] {
+        if let Some(path) = path {
+            crate::files::PartialFile::check_writable(path)
+                .map_err(|e| format!("cannot write {what} file '{}': {e}", path.display()))?;
+        }
+    }
     let mode = if args.pure {
         SearchMode::Pure
     } else {
@@ -219,8 +226,9 @@ fn file_name(path: &Path) -> String {
     )
 }
 
+/// Writes through `NAME.partial`: a failed run keeps an existing file whole.
 fn write_file(path: &Path, text: &str, what: &str) -> Result<(), String> {
-    std::fs::write(path, text)
+    crate::files::write_whole(path, text.as_bytes())
         .map_err(|e| format!("cannot write {what} file '{}': {e}", path.display()))?;
     emit(&format!("wrote {what} to {}\n", path.display()))
 }
