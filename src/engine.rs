@@ -13,10 +13,12 @@ use crate::search::static_eval::network_evaluate;
 use crate::search::{
     Evaluation, Limits, SearchControl, SearchMode, SearchParams, SearchTables, Searcher, search,
 };
-use crate::tt::TranspositionTable;
+use crate::search::{Info, SearchResult};
+use crate::tt::{Bound, TranspositionTable};
 use crate::uci::options::{DECLARATIONS, EVAL_FILE_BUILT_IN, OptionEffect};
 use crate::uci::output::format_info;
 use crate::uci::{Command, GoParams, Options, Output, PositionStart, parse};
+use shakmaty::Move;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -438,6 +440,38 @@ impl Engine {
     }
 }
 
+/// The `info` line for a search cut short by `stop`, a node limit or the
+/// clock after its last report: the nodes and time actually used, with the
+/// last finished iteration's score and PV (match runners read a gap between
+/// the last `info` and `bestmove` as lag). Before any iteration finished, the
+/// score is the static one after `best`.
+fn final_info(
+    result: &SearchResult,
+    best: Move,
+    board: &Board,
+    tt: &TranspositionTable,
+    elapsed: Duration,
+) -> Info {
+    let (score, pv) = if result.pv.first() == Some(&best) {
+        (result.score, result.pv.clone())
+    } else {
+        let mut child = board.clone();
+        child.play(best);
+        (-evaluate(&child), vec![best])
+    };
+    Info {
+        depth: result.depth.max(1),
+        seldepth: result.stats.seldepth,
+        multipv: 1,
+        score,
+        bound: Bound::Exact,
+        nodes: result.stats.nodes,
+        time: elapsed,
+        hashfull: tt.hashfull(),
+        pv,
+    }
+}
+
 /// Everything a search thread needs, moved into it.
 struct SearchJob {
     board: Board,
@@ -466,7 +500,8 @@ impl SearchJob {
             threads,
         } = self;
         out.info_string(&format!("algorithm {}", params.algorithm));
-        let mut printed_score = false;
+        // The node count of the last `info` printed (None: nothing yet).
+        let mut reported_nodes: Option<u64> = None;
         let (result, tables) = std::thread::scope(|scope| {
             // Lazy SMP: helpers search the same position without limits or
             // reports, sharing only the TT; they stop when the main search ends.
@@ -499,7 +534,7 @@ impl SearchJob {
                 params.mode,
             );
             let result = search(&mut searcher, &params, &limits, &mut |info| {
-                printed_score = true;
+                reported_nodes = Some(info.nodes);
                 out.line(&format_info(info, &board, show_wdl));
             });
             helpers_control.stop();
@@ -522,16 +557,9 @@ impl SearchJob {
                 out.line("bestmove (none)");
             }
             Some(best) => {
-                if !printed_score {
-                    // Stopped before the first iteration finished: still say something.
-                    let mut child = board.clone();
-                    child.play(best);
-                    let score = -evaluate(&child);
-                    out.line(&format!(
-                        "info depth 1 score {score} nodes {} pv {}",
-                        result.stats.nodes,
-                        board.uci(best)
-                    ));
+                if reported_nodes != Some(result.stats.nodes) {
+                    let info = final_info(&result, best, &board, &tt, control.elapsed());
+                    out.line(&format_info(&info, &board, show_wdl));
                 }
                 let mut line = format!("bestmove {}", board.uci(best));
                 if let Some(p) = result.ponder_move {

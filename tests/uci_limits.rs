@@ -60,3 +60,44 @@ fn movetime_is_used_to_its_end_less_the_move_overhead() {
         );
     }
 }
+
+/// A number after `key` in an `info` line.
+fn field(line: &str, key: &str) -> Option<u64> {
+    let mut words = line.split(' ');
+    words.find(|w| *w == key)?;
+    words.next()?.parse().ok()
+}
+
+#[test]
+fn a_search_cut_short_reports_the_nodes_and_time_it_used() {
+    let mut e = engine();
+    let game = Game::start();
+    for nodes in [40_000u64, 123_457] {
+        e.send("ucinewgame");
+        set_position(&mut e, &game);
+        let (s, _) = timed_go(&mut e, &game, &format!("go nodes {nodes}"));
+        let last = &s.infos.last().expect("checked: scored infos").line;
+        // Before, the last line was the last finished iteration's (24,980 of 40,000).
+        let reported = field(last, "nodes").unwrap_or(0);
+        assert!(
+            reported >= nodes,
+            "go nodes {nodes}: the last info says {last}"
+        );
+    }
+    // The engine's own clock: it stops at movetime less Move Overhead.
+    e.send("ucinewgame");
+    let (s, _) = timed_go(&mut e, &game, "go movetime 500");
+    let last = &s.infos.last().expect("checked: scored infos").line;
+    assert!(field(last, "time").unwrap_or(0) >= 490, "{last}");
+    // Stopped: a last line with a PV starting with the bestmove (checked
+    // for every search) and at least as many nodes as any line before it.
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("stop");
+    let lines = e.read_until("bestmove", LIVENESS);
+    let s = check_search(&e, &game, lines);
+    let most = s.infos.iter().filter_map(|i| field(&i.line, "nodes")).max();
+    let last = &s.infos.last().expect("checked").line;
+    assert_eq!(field(last, "nodes"), most, "{last}");
+    assert!(field(last, "time").is_some(), "{last}");
+}
