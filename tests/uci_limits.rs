@@ -101,3 +101,44 @@ fn a_search_cut_short_reports_the_nodes_and_time_it_used() {
     assert_eq!(field(last, "nodes"), most, "{last}");
     assert!(field(last, "time").is_some(), "{last}");
 }
+
+#[test]
+fn a_mate_scores_pv_ends_in_checkmate() {
+    use shakmaty::Position;
+    // Found at low depth through check extensions (mate in 3), a mate in
+    // two, and the mated side's view.
+    let cases = [
+        ("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 2..=6),
+        ("k7/8/2K5/8/8/8/8/7R w - - 0 1", 1..=5),
+        ("k7/8/1K6/8/8/8/8/7R b - - 0 1", 1..=4),
+    ];
+    let mut e = engine();
+    let mut mates_seen = 0;
+    for (fen, depths) in cases {
+        for depth in depths {
+            let game = Game::fen(fen);
+            e.send("ucinewgame");
+            set_position(&mut e, &game);
+            let s = go(&mut e, &game, &format!("go depth {depth}"));
+            for info in &s.infos {
+                let Some(Score::Mate(n)) = info.score else {
+                    continue;
+                };
+                mates_seen += 1;
+                let mut g = game.clone();
+                for text in &info.pv {
+                    let m = g.parse_move(text).expect("checked: legal PV");
+                    g.play(m);
+                }
+                let plies = if n > 0 { 2 * n - 1 } else { -2 * n };
+                if !g.pos.is_checkmate() || info.pv.len() as i64 != plies {
+                    e.fail(&format!(
+                        "mate {n}: the PV does not reach it: {}",
+                        info.line
+                    ));
+                }
+            }
+        }
+    }
+    assert!(mates_seen >= 12, "only {mates_seen} mate scores");
+}
