@@ -3,6 +3,7 @@
 //! input loop answering while a search runs, and prints `bestmove` exactly
 //! once per `go`.
 
+use crate::background::Background;
 use crate::board::Board;
 use crate::eval::evaluate;
 use crate::nnue::{Network, NetworkEvaluator};
@@ -51,6 +52,8 @@ pub struct Engine {
     /// The network `EvalFile` chose.
     network: Arc<Network>,
     running: Option<RunningSearch>,
+    /// A `go perft` or `bench` on its worker thread.
+    background: Option<Background>,
     debug: bool,
 }
 
@@ -68,6 +71,7 @@ impl Engine {
             tables: Some(Box::default()),
             network: Network::embedded(),
             running: None,
+            background: None,
             debug: false,
         }
     }
@@ -86,6 +90,7 @@ impl Engine {
 
     pub fn handle(&mut self, cmd: Command) -> Flow {
         self.reap_finished_search();
+        self.reap_finished_background();
         match cmd {
             Command::Empty | Command::Register => {}
             Command::Uci => self.uci(),
@@ -98,6 +103,7 @@ impl Engine {
             }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::UciNewGame => {
+                self.stop_background();
                 self.stop_search();
                 self.apply_pending_resize();
                 self.tt.clear();
@@ -108,12 +114,16 @@ impl Engine {
             Command::Position { start, moves } => self.set_position(start, &moves),
             Command::Go(go) => self.go(go),
             Command::Perft(depth) => self.perft(depth),
-            Command::Stop => self.stop_search(),
+            Command::Stop => {
+                self.stop_background();
+                self.stop_search();
+            }
             Command::PonderHit => match &self.running {
                 Some(r) if r.control.is_pondering() => r.control.ponderhit(),
                 _ => self.out.info_string("ponderhit ignored: not pondering"),
             },
             Command::Quit => {
+                self.stop_background();
                 self.stop_search();
                 return Flow::Quit;
             }
@@ -154,6 +164,7 @@ impl Engine {
 
     /// The end of input: stop and leave.
     pub fn shutdown(&mut self) {
+        self.stop_background();
         self.stop_search();
     }
 
@@ -308,6 +319,12 @@ impl Engine {
                 .info_string("go ignored: a search is already running (send stop first)");
             return;
         }
+        if let Some(b) = self.background.take() {
+            // Every go gets its bestmove: the GUI's search comes first.
+            self.out
+                .info_string(&format!("{} stopped: a search was asked for", b.what()));
+            b.stop(&self.out);
+        }
         self.apply_pending_resize();
         let limits = self.limits_from(&go);
         let params = SearchParams {
@@ -375,42 +392,68 @@ impl Engine {
         }
     }
 
-    fn perft(&mut self, depth: u32) {
-        if self.running.is_some() {
-            self.out.info_string("perft ignored while searching");
-            return;
-        }
-        let depth = depth.min(crate::perft::MAX_DEPTH);
-        let mut buffer = Vec::new();
-        let result = crate::perft::write_divide(
-            &mut buffer,
-            self.board.pos(),
-            depth,
-            self.board.castling_mode(),
-        );
-        match result {
-            Ok(_) => {
-                for line in String::from_utf8_lossy(&buffer).lines() {
-                    // The command line's timing line is not part of the UCI
-                    // (Stockfish) format, which ends at `Nodes searched: N`.
-                    if line.starts_with("Time:") {
-                        self.out.info_string(line);
-                    } else {
-                        self.out.line(line);
-                    }
-                }
-            }
-            Err(e) => self.out.info_string(&format!("perft failed: {e}")),
+    /// Stops a running `go perft` or `bench` and waits for its thread.
+    fn stop_background(&mut self) {
+        if let Some(b) = self.background.take() {
+            b.stop(&self.out);
         }
     }
 
-    fn bench(&mut self, depth: Option<i64>) {
-        if self.running.is_some() {
-            self.out.info_string("bench ignored while searching");
+    fn reap_finished_background(&mut self) {
+        if self
+            .background
+            .as_ref()
+            .is_some_and(Background::is_finished)
+            && let Some(b) = self.background.take()
+        {
+            b.join(&self.out);
+        }
+    }
+
+    /// Refuses a long command while a search or another one runs.
+    fn busy(&self, what: &str) -> bool {
+        let busy = match (&self.running, &self.background) {
+            (Some(_), _) => Some("a search"),
+            (None, Some(b)) => Some(b.what()),
+            (None, None) => None,
+        };
+        if let Some(other) = busy {
+            self.out.info_string(&format!(
+                "{what} ignored: {other} is running (send stop first)"
+            ));
+        }
+        busy.is_some()
+    }
+
+    /// `go perft N` on a worker thread (Stockfish's format); `stop` ends it.
+    fn perft(&mut self, depth: u32) {
+        if self.busy("perft") {
             return;
         }
-        // The same run as `stockman bench`, with the session's algorithm and
-        // mode; on the protocol channel its lines go out as `info string`.
+        let max = crate::perft::MAX_DEPTH;
+        if !(1..=max).contains(&depth) {
+            self.out
+                .info_string(&format!("perft: depth {depth} is outside 1..={max}"));
+            return;
+        }
+        let started = Background::perft(
+            self.out.clone(),
+            self.board.pos().clone(),
+            depth,
+            self.board.castling_mode(),
+        );
+        match started {
+            Ok(b) => self.background = Some(b),
+            Err(message) => self.out.info_string(&message),
+        }
+    }
+
+    /// `bench [depth]`, the same run as `stockman bench` with the session's
+    /// algorithm and mode, on a worker thread; its lines go out as `info string`.
+    fn bench(&mut self, depth: Option<i64>) {
+        if self.busy("bench") {
+            return;
+        }
         let depth = match depth {
             None => crate::bench::DEFAULT_DEPTH,
             Some(d) if (1..=MAX_DEPTH as i64).contains(&d) => d as Depth,
@@ -420,22 +463,16 @@ impl Engine {
                 return;
             }
         };
-        let mode = self.search_mode();
-        let mut buffer = Vec::new();
-        match crate::bench::run_bench(
+        let started = Background::bench(
+            self.out.clone(),
             depth,
             self.options.algorithm,
-            mode,
+            self.search_mode(),
             self.options.evaluation,
-            &mut buffer,
-        ) {
-            Ok(_) => {
-                for line in String::from_utf8_lossy(&buffer).lines() {
-                    self.out
-                        .info_string(&line.split_whitespace().collect::<Vec<_>>().join(" "));
-                }
-            }
-            Err(e) => self.out.info_string(&format!("bench failed: {e}")),
+        );
+        match started {
+            Ok(b) => self.background = Some(b),
+            Err(message) => self.out.info_string(&message),
         }
     }
 }

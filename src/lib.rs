@@ -2,6 +2,7 @@
 //! (alpha-beta, NegaScout, MTD(f), MT-SSS*, MT-DUAL*) over one board, one node
 //! procedure, one move orderer and one transposition table.
 
+pub mod background;
 pub mod bench;
 pub mod board;
 pub mod engine;
