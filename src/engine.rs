@@ -1,44 +1,28 @@
 //! The UCI session: the game position, the options, the transposition table
-//! and the search thread. It turns parsed commands into actions, keeps the
-//! input loop answering while a search runs, and prints `bestmove` exactly
-//! once per `go`.
+//! and the searches (`search_thread`). It turns parsed commands into actions
+//! and keeps the input loop answering while a search or a long command runs.
 
 use crate::background::Background;
 use crate::board::Board;
 use crate::eval::evaluate;
 use crate::nnue::{Network, NetworkEvaluator};
-use crate::score::{Depth, Score};
+use crate::score::Depth;
 use crate::search::driver::MAX_DEPTH;
 use crate::search::limits::Clock;
 use crate::search::static_eval::network_evaluate;
-use crate::search::{
-    Evaluation, Limits, SearchControl, SearchMode, SearchParams, SearchTables, Searcher, search,
-};
-use crate::search::{Info, SearchResult};
-use crate::tt::{Bound, TranspositionTable};
+use crate::search::{Evaluation, Limits, SearchMode, SearchParams};
+use crate::search_thread::{SearchSetup, Searches};
+use crate::tt::TranspositionTable;
 use crate::uci::options::{DECLARATIONS, EVAL_FILE_BUILT_IN, OptionEffect};
-use crate::uci::output::format_info;
 use crate::uci::{Command, GoParams, Options, Output, PositionStart, parse};
-use shakmaty::Move;
 use std::sync::Arc;
-use std::thread::JoinHandle;
 use std::time::Duration;
-
-/// Stack for the search thread: deep recursion with move lists on the stack.
-const SEARCH_STACK_BYTES: usize = 64 << 20;
-/// How often a finished infinite or ponder search looks for `stop`/`ponderhit`.
-const WAIT_POLL: Duration = Duration::from_millis(1);
 
 /// Whether the input loop goes on.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Flow {
     Continue,
     Quit,
-}
-
-struct RunningSearch {
-    control: Arc<SearchControl>,
-    handle: JoinHandle<Box<SearchTables>>,
 }
 
 pub struct Engine {
@@ -48,10 +32,10 @@ pub struct Engine {
     tt: Arc<TranspositionTable>,
     /// `Hash` changed: resize when no search runs (at `isready` or `go`).
     resize_pending: bool,
-    tables: Option<Box<SearchTables>>,
     /// The network `EvalFile` chose.
     network: Arc<Network>,
-    running: Option<RunningSearch>,
+    /// The search threads and the running search.
+    searches: Searches,
     /// A `go perft` or `bench` on its worker thread.
     background: Option<Background>,
     debug: bool,
@@ -68,9 +52,8 @@ impl Engine {
             options,
             tt: Arc::new(tt),
             resize_pending: false,
-            tables: Some(Box::default()),
             network: Network::embedded(),
-            running: None,
+            searches: Searches::default(),
             background: None,
             debug: false,
         }
@@ -89,14 +72,14 @@ impl Engine {
     }
 
     pub fn handle(&mut self, cmd: Command) -> Flow {
-        self.reap_finished_search();
+        self.searches.reap();
         self.reap_finished_background();
         match cmd {
             Command::Empty | Command::Register => {}
             Command::Uci => self.uci(),
             Command::Debug(on) => self.debug = on,
             Command::IsReady => {
-                if self.running.is_none() {
+                if !self.searches.is_running() {
                     self.apply_pending_resize();
                 }
                 self.out.line("readyok");
@@ -104,27 +87,26 @@ impl Engine {
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::UciNewGame => {
                 self.stop_background();
-                self.stop_search();
+                self.searches.stop();
                 self.apply_pending_resize();
                 self.tt.clear();
-                if let Some(t) = self.tables.as_mut() {
-                    t.clear();
-                }
+                self.searches.clear_tables();
             }
             Command::Position { start, moves } => self.set_position(start, &moves),
             Command::Go(go) => self.go(go),
             Command::Perft(depth) => self.perft(depth),
             Command::Stop => {
                 self.stop_background();
-                self.stop_search();
+                self.searches.stop();
             }
-            Command::PonderHit => match &self.running {
-                Some(r) if r.control.is_pondering() => r.control.ponderhit(),
-                _ => self.out.info_string("ponderhit ignored: not pondering"),
-            },
+            Command::PonderHit => {
+                if !self.searches.ponderhit() {
+                    self.out.info_string("ponderhit ignored: not pondering");
+                }
+            }
             Command::Quit => {
                 self.stop_background();
-                self.stop_search();
+                self.searches.stop();
                 return Flow::Quit;
             }
             Command::Bench(depth) => self.bench(depth),
@@ -165,7 +147,7 @@ impl Engine {
     /// The end of input: stop and leave.
     pub fn shutdown(&mut self) {
         self.stop_background();
-        self.stop_search();
+        self.searches.stop();
     }
 
     fn uci(&mut self) {
@@ -208,7 +190,7 @@ impl Engine {
             Ok(OptionEffect::None) => {}
             Ok(OptionEffect::ResizeHash) => self.resize_pending = true,
             Ok(OptionEffect::ClearHash) => {
-                if self.running.is_some() {
+                if self.searches.is_running() {
                     self.out.info_string("Clear Hash ignored while searching");
                 } else {
                     self.tt.clear();
@@ -224,7 +206,7 @@ impl Engine {
     }
 
     fn apply_pending_resize(&mut self) {
-        if !self.resize_pending || self.running.is_some() {
+        if !self.resize_pending || self.searches.is_running() {
             return;
         }
         self.resize_pending = false;
@@ -314,7 +296,7 @@ impl Engine {
     }
 
     fn go(&mut self, go: GoParams) {
-        if self.running.is_some() {
+        if self.searches.is_running() {
             self.out
                 .info_string("go ignored: a search is already running (send stop first)");
             return;
@@ -335,61 +317,17 @@ impl Engine {
             multipv: self.options.multipv,
             move_overhead_ms: self.options.move_overhead_ms,
         };
-        let control = Arc::new(SearchControl::new(limits.ponder));
-        let job = SearchJob {
+        self.out
+            .info_string(&format!("algorithm {}", params.algorithm));
+        self.searches.start(SearchSetup {
+            out: self.out.clone(),
             board: self.board.clone(),
             tt: self.tt.clone(),
-            tables: self.tables.take().unwrap_or_default(),
-            control: control.clone(),
-            out: self.out.clone(),
             params,
             limits,
             show_wdl: self.options.show_wdl,
             threads: self.options.threads,
-        };
-        let spawned = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || job.run());
-        match spawned {
-            Ok(handle) => self.running = Some(RunningSearch { control, handle }),
-            Err(e) => {
-                self.out
-                    .info_string(&format!("cannot start the search thread: {e}"));
-                self.out.line("bestmove (none)");
-            }
-        }
-    }
-
-    /// Stops a running search and waits until it has printed `bestmove`.
-    fn stop_search(&mut self) {
-        if let Some(r) = self.running.take() {
-            r.control.stop();
-            self.join(r);
-        }
-    }
-
-    fn join(&mut self, r: RunningSearch) {
-        match r.handle.join() {
-            Ok(tables) => self.tables = Some(tables),
-            Err(_) => {
-                log::error!("the search thread panicked");
-                self.out
-                    .info_string("internal error in the search; tables reset");
-                self.tables = Some(Box::default());
-            }
-        }
-    }
-
-    /// Collects a search that has printed its `bestmove` (its thread is at
-    /// most returning), so that the next `go` can start at once.
-    fn reap_finished_search(&mut self) {
-        let done = |r: &RunningSearch| r.control.is_reported() || r.handle.is_finished();
-        if self.running.as_ref().is_some_and(done)
-            && let Some(r) = self.running.take()
-        {
-            self.join(r);
-        }
+        });
     }
 
     /// Stops a running `go perft` or `bench` and waits for its thread.
@@ -412,10 +350,10 @@ impl Engine {
 
     /// Refuses a long command while a search or another one runs.
     fn busy(&self, what: &str) -> bool {
-        let busy = match (&self.running, &self.background) {
-            (Some(_), _) => Some("a search"),
-            (None, Some(b)) => Some(b.what()),
-            (None, None) => None,
+        let busy = match (self.searches.is_running(), &self.background) {
+            (true, _) => Some("a search"),
+            (false, Some(b)) => Some(b.what()),
+            (false, None) => None,
         };
         if let Some(other) = busy {
             self.out.info_string(&format!(
@@ -474,139 +412,5 @@ impl Engine {
             Ok(b) => self.background = Some(b),
             Err(message) => self.out.info_string(&message),
         }
-    }
-}
-
-/// The `info` line for a search cut short by `stop`, a node limit or the
-/// clock after its last report: the nodes and time actually used, with the
-/// last finished iteration's score and PV (match runners read a gap between
-/// the last `info` and `bestmove` as lag). Before any iteration finished, the
-/// score is the static one after `best`.
-fn final_info(
-    result: &SearchResult,
-    best: Move,
-    board: &Board,
-    tt: &TranspositionTable,
-    elapsed: Duration,
-) -> Info {
-    let (score, pv) = if result.pv.first() == Some(&best) {
-        (result.score, result.pv.clone())
-    } else {
-        let mut child = board.clone();
-        child.play(best);
-        (-evaluate(&child), vec![best])
-    };
-    Info {
-        depth: result.depth.max(1),
-        seldepth: result.stats.seldepth,
-        multipv: 1,
-        score,
-        bound: Bound::Exact,
-        nodes: result.stats.nodes,
-        time: elapsed,
-        hashfull: tt.hashfull(),
-        pv,
-    }
-}
-
-/// Everything a search thread needs, moved into it.
-struct SearchJob {
-    board: Board,
-    tt: Arc<TranspositionTable>,
-    tables: Box<SearchTables>,
-    control: Arc<SearchControl>,
-    out: Output,
-    params: SearchParams,
-    limits: Limits,
-    show_wdl: bool,
-    /// Search threads in all (Lazy SMP): the main one and `threads - 1` helpers.
-    threads: usize,
-}
-
-impl SearchJob {
-    fn run(self) -> Box<SearchTables> {
-        let SearchJob {
-            board,
-            tt,
-            tables,
-            control,
-            out,
-            params,
-            limits,
-            show_wdl,
-            threads,
-        } = self;
-        out.info_string(&format!("algorithm {}", params.algorithm));
-        // The node count of the last `info` printed (None: nothing yet).
-        let mut reported_nodes: Option<u64> = None;
-        let (result, tables) = std::thread::scope(|scope| {
-            // Lazy SMP: helpers search the same position without limits or
-            // reports, sharing only the TT; they stop when the main search ends.
-            let helpers_control = Arc::new(SearchControl::new(false));
-            let helper_limits = Limits {
-                searchmoves: limits.searchmoves.clone(),
-                ..Limits::default()
-            };
-            for _ in 1..threads {
-                let (board, tt, control) = (board.clone(), tt.clone(), helpers_control.clone());
-                let (params, helper_limits) = (params.clone(), helper_limits.clone());
-                let spawned = std::thread::Builder::new()
-                    .name("search helper".into())
-                    .stack_size(SEARCH_STACK_BYTES)
-                    .spawn_scoped(scope, move || {
-                        let mut helper =
-                            Searcher::new(board, tt, Box::default(), control, params.mode);
-                        search(&mut helper, &params, &helper_limits, &mut |_| {});
-                    });
-                if let Err(e) = spawned {
-                    log::warn!("cannot start a helper thread: {e}");
-                    break;
-                }
-            }
-            let mut searcher = Searcher::new(
-                board.clone(),
-                tt.clone(),
-                tables,
-                control.clone(),
-                params.mode,
-            );
-            let result = search(&mut searcher, &params, &limits, &mut |info| {
-                reported_nodes = Some(info.nodes);
-                out.line(&format_info(info, &board, show_wdl));
-            });
-            helpers_control.stop();
-            (result, searcher.into_tables())
-        });
-
-        // In infinite and ponder mode, bestmove waits for stop or ponderhit.
-        while !control.is_stopped() && (limits.infinite || control.is_pondering()) {
-            std::thread::sleep(WAIT_POLL);
-        }
-        control.mark_reported();
-        match result.best_move {
-            None => {
-                let score = if board.in_check() {
-                    Score::mated_in(0)
-                } else {
-                    Score::DRAW
-                };
-                out.line(&format!("info depth 0 score {score}"));
-                out.line("bestmove (none)");
-            }
-            Some(best) => {
-                if reported_nodes != Some(result.stats.nodes) {
-                    let info = final_info(&result, best, &board, &tt, control.elapsed());
-                    out.line(&format_info(&info, &board, show_wdl));
-                }
-                let mut line = format!("bestmove {}", board.uci(best));
-                if let Some(p) = result.ponder_move {
-                    let mut child = board.clone();
-                    child.play(best);
-                    line += &format!(" ponder {}", child.uci(p));
-                }
-                out.line(&line);
-            }
-        }
-        tables
     }
 }

@@ -14,6 +14,7 @@ pub mod positions;
 pub mod research;
 pub mod score;
 pub mod search;
+pub mod search_thread;
 pub mod tactical_moves;
 pub mod time;
 pub mod tt;

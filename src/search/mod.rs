@@ -9,6 +9,7 @@ pub mod control;
 pub mod correction;
 pub mod driver;
 pub mod eval_cache;
+pub mod faults;
 pub mod limits;
 pub mod node;
 pub mod oracle;
@@ -18,6 +19,7 @@ pub mod reusable;
 pub mod see;
 pub mod selectivity;
 pub mod static_eval;
+pub mod threads;
 
 pub use control::SearchControl;
 pub use driver::{Info, search};
