@@ -1,7 +1,7 @@
 //! The search threads through the real binary: at every `Threads` value the
 //! option allows, and with a 12,000-ply game history, `go depth 1`, `isready`,
-//! `stop` and `quit` are answered (the figures are in the README; here only a
-//! liveness bound is checked); helpers are kept across `go`s and their nodes
+//! `stop` and `quit` are answered (in milliseconds, measured by hand; here
+//! only a liveness bound is checked); helpers are kept across `go`s and their nodes
 //! count; a panic in any search thread still ends in one legal `bestmove`.
 
 mod common;
