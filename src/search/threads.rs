@@ -42,8 +42,8 @@ impl HelperPool {
     /// Starts `count` helpers. They are spawned by a thread of their own, so
     /// that hundreds of them delay no command; jobs sent before a helper runs
     /// wait in its channel. More helpers than cores run at the lowest
-    /// priority, so that the main search thread and the input loop keep a
-    /// core's worth of time (at Threads 256 on two cores, `stop` and
+    /// priority, so that the main search thread and the input loop get a
+    /// core when they want one (at Threads 256 on two cores, `stop` and
     /// `isready` would otherwise wait hundreds of milliseconds for a turn).
     /// They live until the pool is dropped.
     pub fn new(count: usize) -> HelperPool {
@@ -114,13 +114,19 @@ fn spawn_helpers(inboxes: Vec<Receiver<HelperJob>>, epoch: &Arc<AtomicU64>, back
     }
 }
 
-/// Lowers the calling thread's priority to nice 19 (Linux sets it per thread).
+/// Puts the calling thread in Linux's idle scheduling class (per thread):
+/// it runs only when nothing else of any priority wants the core, and any
+/// other thread waking up takes the core from it at once, even when the
+/// whole engine runs at a low priority. Else nice 19 is tried.
 #[cfg(target_os = "linux")]
 fn lowest_priority() {
-    // SAFETY: gettid and setpriority take plain integers and touch no memory.
+    // SAFETY: gettid, sched_setscheduler and setpriority take plain values
+    // and a pointer to a local that outlives the call.
     let ok = unsafe {
         let tid = libc::gettid();
-        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 19) == 0
+        let param = libc::sched_param { sched_priority: 0 };
+        libc::sched_setscheduler(tid, libc::SCHED_IDLE, &param) == 0
+            || libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 19) == 0
     };
     if !ok {
         log::debug!("cannot lower a helper thread's priority");
