@@ -304,7 +304,7 @@ impl SearchJob {
 
 /// How long `stop` waits for the main search thread's own `bestmove` before
 /// the session prints it (well inside the 100 ms GUIs allow).
-const STOP_GRACE: Duration = Duration::from_millis(40);
+const STOP_GRACE: Duration = Duration::from_millis(20);
 
 /// A `go` in progress.
 struct Running {
