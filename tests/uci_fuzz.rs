@@ -5,7 +5,8 @@
 //! `go` must end in exactly one legal `bestmove` (checked like every search in
 //! the UCI tests), and stdout must hold only protocol lines (checked on every
 //! line read). `STOCKMAN_FUZZ_SESSIONS` and `STOCKMAN_FUZZ_SEED` set a longer
-//! run by hand, e.g. `STOCKMAN_FUZZ_SESSIONS=100000 cargo test --test uci_fuzz`.
+//! run by hand, e.g. `STOCKMAN_FUZZ_SESSIONS=100000 cargo test --test uci_fuzz`;
+//! `STOCKMAN_FUZZ_FIRST` skips to the session a failure names.
 
 mod common;
 
@@ -247,6 +248,9 @@ struct Model {
     /// The game, when every command that set it was valid; `None` when a
     /// random FEN was sent and only the engine knows whether it took it.
     game: Option<Game>,
+    /// The last known game while `game` is `None`: the engine keeps it if it
+    /// refused the random FEN(s) sent since.
+    previous: Option<Game>,
     /// `UCI_Chess960` as last set (valid values only are tracked).
     chess960: bool,
 }
@@ -273,7 +277,9 @@ fn send_position(e: &mut EngineProcess, rng: &mut Rng, model: &mut Model, bases:
     if rng.chance(15) {
         let fen = random_fen(rng);
         e.send(&format!("position fen {fen}"));
-        model.game = None;
+        if let Some(game) = model.game.take() {
+            model.previous = Some(game);
+        }
         return;
     }
     let (head, start) = if rng.chance(40) {
@@ -329,9 +335,15 @@ fn game_for_search(e: &mut EngineProcess, model: &mut Model) -> Game {
             game.clone()
         }
         None => {
-            // Random FENs use no castling rights: the mode does not matter
-            // for reading back, but the engine chose it from the option.
-            let game = game_from_fen(&fen, model.mode())
+            // The engine refused the random FEN(s): the game before them
+            // (its castling mode and history), else one of them, which has no
+            // castling rights, so its mode changes no move's notation.
+            let kept = model
+                .previous
+                .take()
+                .filter(|g| Fen::from_position(&g.pos, EnPassantMode::Legal).to_string() == fen);
+            let game = kept
+                .or_else(|| game_from_fen(&fen, model.mode()))
                 .unwrap_or_else(|| e.fail(&format!("the engine holds an unreadable FEN {fen}")));
             model.game = Some(game.clone());
             game
@@ -451,6 +463,7 @@ fn session(rng: &mut Rng, bases: &[String]) {
     }
     let mut model = Model {
         game: Some(Game::start()),
+        previous: None,
         chess960: false,
     };
     for _ in 0..3 + rng.below(12) {
@@ -515,9 +528,11 @@ fn session(rng: &mut Rng, bases: &[String]) {
 fn random_sessions_keep_the_engine_alive_and_correct() {
     let sessions = env_u64("STOCKMAN_FUZZ_SESSIONS", DEFAULT_SESSIONS);
     let seed = env_u64("STOCKMAN_FUZZ_SEED", DEFAULT_SEED);
+    // To rerun a failed session alone: its number, with SESSIONS = number + 1.
+    let first = env_u64("STOCKMAN_FUZZ_FIRST", 0);
     let bases = base_positions();
     let started = Instant::now();
-    for i in 0..sessions {
+    for i in first..sessions {
         // Each session has its own seed: a failure names the one to rerun.
         let session_seed = seed ^ i.wrapping_mul(0x2545_f491_4f6c_dd1d);
         let mut rng = Rng(session_seed);
@@ -526,7 +541,9 @@ fn random_sessions_keep_the_engine_alive_and_correct() {
         }));
         if let Err(panic) = outcome {
             eprintln!(
-                "fuzz: session {i} failed (STOCKMAN_FUZZ_SEED={seed}, session seed {session_seed:#x})"
+                "fuzz: session {i} failed: rerun it with STOCKMAN_FUZZ_SEED={seed} \
+                 STOCKMAN_FUZZ_FIRST={i} STOCKMAN_FUZZ_SESSIONS={}",
+                i + 1
             );
             std::panic::resume_unwind(panic);
         }
@@ -539,7 +556,7 @@ fn random_sessions_keep_the_engine_alive_and_correct() {
         }
     }
     eprintln!(
-        "fuzz: {sessions} sessions passed in {:.1} s (seed {seed})",
+        "fuzz: sessions {first}..{sessions} passed in {:.1} s (seed {seed})",
         started.elapsed().as_secs_f64()
     );
 }
