@@ -5,9 +5,13 @@
 use crate::positions::bench_positions;
 use crate::score::Depth;
 use crate::search::driver::MAX_DEPTH;
-use crate::search::{Algorithm, Evaluation, Limits, SearchMode, SearchParams, Searcher, search};
+use crate::search::{
+    Algorithm, Evaluation, Limits, SearchControl, SearchMode, SearchParams, Searcher, search,
+};
+use crate::tt::TranspositionTable;
 use clap::Args;
 use std::io::{self, Write};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Depth of a plain `stockman bench`: a few seconds for a release build with
@@ -85,6 +89,20 @@ pub fn run_bench(
     evaluation: Evaluation,
     out: &mut impl Write,
 ) -> io::Result<BenchTotals> {
+    let control = Arc::new(SearchControl::default());
+    run_bench_until(depth, algorithm, mode, evaluation, out, &control)
+}
+
+/// [`run_bench`] that `control.stop()` ends (the UCI `bench`): an
+/// `Interrupted` error then, without the closing signature line.
+pub fn run_bench_until(
+    depth: Depth,
+    algorithm: Algorithm,
+    mode: SearchMode,
+    evaluation: Evaluation,
+    out: &mut impl Write,
+    control: &Arc<SearchControl>,
+) -> io::Result<BenchTotals> {
     if !(1..=MAX_DEPTH).contains(&depth) {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -103,10 +121,19 @@ pub fn run_bench(
     let mut totals = BenchTotals::default();
     for (index, position) in positions.iter().enumerate() {
         let board = position.board();
-        let mut searcher =
-            Searcher::standalone(board.clone(), BENCH_TT_MB, mode).map_err(io::Error::other)?;
+        let tt = TranspositionTable::new(BENCH_TT_MB).map_err(io::Error::other)?;
+        let mut searcher = Searcher::new(
+            board.clone(),
+            Arc::new(tt),
+            Box::default(),
+            control.clone(),
+            mode,
+        );
         let started = Instant::now();
         let result = search(&mut searcher, &params, &limits, &mut |_| {});
+        if control.is_stopped() {
+            return Err(io::Error::new(io::ErrorKind::Interrupted, "bench stopped"));
+        }
         totals.elapsed += started.elapsed();
         totals.nodes += result.stats.nodes;
         totals.positions += 1;

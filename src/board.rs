@@ -2,6 +2,7 @@
 //! the incrementally updated Zobrist (Polyglot) key, the key history of the game
 //! and the search path, and the draw rules (repetition, fifty moves, material).
 
+use crate::score::MAX_PLY;
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{
@@ -49,6 +50,8 @@ pub struct Board {
 }
 
 const STACK_CAPACITY: usize = 1024;
+/// Plies without a capture or pawn move after which the game is drawn.
+const FIFTY_MOVE_PLIES: usize = 100;
 
 impl Default for Board {
     fn default() -> Self {
@@ -112,6 +115,26 @@ impl Board {
     /// Number of plies of game history (including the search path) on the stack.
     pub fn history_len(&self) -> usize {
         self.stack.len() - 1
+    }
+
+    /// A copy for a search: the game history only back to the last capture
+    /// or pawn move (at most 100 plies: past that the fifty-move rule decides),
+    /// which is all that repetitions can reach. A 12,000-ply game is copied to
+    /// every search thread in microseconds instead of megabytes.
+    pub fn search_copy(&self) -> Board {
+        let last = self.stack.len() - 1;
+        let reversible = (self.pos().halfmoves() as usize)
+            .min(FIFTY_MOVE_PLIES)
+            .min(last);
+        let start = last - reversible;
+        let mut stack = Vec::with_capacity(STACK_CAPACITY.max(reversible + 1 + MAX_PLY));
+        stack.extend_from_slice(&self.stack[start..]);
+        Board {
+            stack,
+            root: self.root.saturating_sub(start),
+            castling_mode: self.castling_mode,
+            repeated_before_root: self.repeated_before_root.clone(),
+        }
     }
 
     /// Makes the current position the search root: later repetitions of
@@ -332,6 +355,7 @@ pub fn parse_fen(fen: &str, chess960: bool) -> Result<(Chess, CastlingMode), Str
     let parsed: Fen = text
         .parse()
         .map_err(|e| format!("invalid FEN '{text}': {e}"))?;
+    check_halfmove_clock(text)?;
     let shredder = text
         .split_whitespace()
         .nth(2)
@@ -352,15 +376,41 @@ pub fn parse_fen(fen: &str, chess960: bool) -> Result<(Chess, CastlingMode), Str
     }
 }
 
-/// A position from a parsed FEN, tolerating what perft suites contain and
-/// the move generator handles: checks no last move could have given (two
-/// aligned sliders) and more material than promotions allow. The error
-/// keeps the remaining kinds and the message.
+/// The most a halfmove clock can show: the 75-move rule ends every game at
+/// 150 plies without a capture or a pawn move.
+pub const MAX_HALFMOVE_CLOCK: u64 = 150;
+
+/// Refuses a halfmove clock (the fifth field) beyond `MAX_HALFMOVE_CLOCK`:
+/// shakmaty would silently saturate 4294967296 to 4294967295.
+fn check_halfmove_clock(text: &str) -> Result<(), String> {
+    let Some(field) = text.split_whitespace().nth(4) else {
+        return Ok(());
+    };
+    match field.parse::<u64>() {
+        Ok(n) if n <= MAX_HALFMOVE_CLOCK => Ok(()),
+        _ => Err(format!(
+            "invalid FEN '{text}': halfmove clock '{field}' is not a number of plies in \
+             0..={MAX_HALFMOVE_CLOCK} (the 75-move rule ends every game by then)"
+        )),
+    }
+}
+
+/// A position from a parsed FEN. Checks no last move could have given (two
+/// aligned sliders) are tolerated: perft suites contain them and the move
+/// generator handles them. More material than promotions allow (more than 8
+/// pawns plus promoted pieces on a side) is refused: no game reaches it, and
+/// it is what would let a position have more legal moves than the search's
+/// fixed-size move lists hold. The error keeps the remaining kinds and the message.
 fn to_position(fen: Fen, mode: CastlingMode) -> Result<Chess, (PositionErrorKinds, String)> {
     fen.into_position(mode)
         .or_else(PositionError::ignore_impossible_check)
-        .or_else(PositionError::ignore_too_much_material)
-        .map_err(|e| (e.kinds(), e.to_string()))
+        .map_err(|e| {
+            let mut message = e.to_string();
+            if e.kinds().contains(PositionErrorKinds::TOO_MUCH_MATERIAL) {
+                message += " (a side has more pieces than its 8 pawns could have promoted to)";
+            }
+            (e.kinds(), message)
+        })
 }
 
 /// The Zobrist key of a position, computed from scratch.
@@ -603,6 +653,75 @@ mod tests {
         assert!(Board::from_fen("not a fen").is_err());
         assert!(Board::from_fen("8/8/8/8/8/8/8/8 w - - 0 1").is_err());
         assert!(Board::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0").is_ok());
+    }
+
+    #[test]
+    fn a_search_copy_keeps_what_repetitions_need() {
+        let mut b = Board::default();
+        for m in ["g1f3", "g8f6", "f3g1", "f6g8"]
+            .iter()
+            .cycle()
+            .take(4 * 300)
+        {
+            b.play_uci(m).unwrap();
+        }
+        // 1,200 plies of shuffling with no capture: the clock says 1,200, the
+        // copy keeps 100 plies, and it still sees the start position repeat.
+        let copy = b.search_copy();
+        assert_eq!(copy.history_len(), 100);
+        assert_eq!(copy.fen(), b.fen());
+        assert_eq!(copy.key(), b.key());
+        let mut b = Board::default();
+        b.play_uci("e2e4").unwrap();
+        for m in ["g8f6", "g1f3", "f6g8"] {
+            b.play_uci(m).unwrap();
+        }
+        let mut copy = b.search_copy();
+        assert_eq!(copy.history_len(), 3, "back to the pawn move");
+        // The copy and the whole game agree on every repetition ahead.
+        b.set_root();
+        copy.set_root();
+        let mut draws = 0;
+        for m in ["f3g1", "g8f6", "g1f3", "f6g8", "f3g1", "g8f6"] {
+            b.play_uci(m).unwrap();
+            copy.play_uci(m).unwrap();
+            assert_eq!(copy.is_draw(), b.is_draw(), "after {m}");
+            draws += usize::from(b.is_draw());
+        }
+        assert!(draws > 0);
+    }
+
+    #[test]
+    fn absurd_halfmove_clocks_are_refused() {
+        for clock in ["0", "99", "150"] {
+            let fen = format!("4k3/8/8/8/8/8/8/4K3 w - - {clock} 80");
+            assert!(Board::from_fen(&fen).is_ok(), "{fen}");
+        }
+        for clock in ["151", "4294967296", "-1", "1e3"] {
+            let fen = format!("4k3/8/8/8/8/8/8/4K3 w - - {clock} 80");
+            let err = Board::from_fen(&fen).expect_err(&fen);
+            assert!(err.contains("halfmove clock"), "{err}");
+        }
+        // Four fields, no clocks: fine.
+        assert!(Board::from_fen("4k3/8/8/8/8/8/8/4K3 w - -").is_ok());
+    }
+
+    #[test]
+    fn material_beyond_promotions_is_refused_and_promotions_are_not() {
+        // 270 legal moves: more than any reachable position has.
+        let err = Board::from_fen("kBQQQQQQ/BR5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1")
+            .expect_err("28 white pieces");
+        assert!(err.contains("too much material"), "{err}");
+        // Nine pawns.
+        assert!(Board::from_fen("4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1").is_err());
+        // Nine queens and every other piece, no pawn: what promotions allow (218 moves).
+        let most = Board::from_fen("R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1").unwrap();
+        assert_eq!(most.legal_moves().len(), 218);
+        // Three dark-squared bishops beside six pawns.
+        assert!(Board::from_fen("4k3/8/8/8/8/B1B5/PPPPPP2/B3K3 w - - 0 1").is_ok());
+        assert!(Board::from_fen("4k3/8/8/8/8/B1B5/PPPPPPP1/B3K3 w - - 0 1").is_err());
+        // A check no last move could give is tolerated (perft suites have it).
+        assert!(Board::from_fen("4k3/8/8/8/8/8/8/r3K2r w - - 0 1").is_ok());
     }
 
     #[test]

@@ -1,41 +1,28 @@
 //! The UCI session: the game position, the options, the transposition table
-//! and the search thread. It turns parsed commands into actions, keeps the
-//! input loop answering while a search runs, and prints `bestmove` exactly
-//! once per `go`.
+//! and the searches (`search_thread`). It turns parsed commands into actions
+//! and keeps the input loop answering while a search or a long command runs.
 
+use crate::background::Background;
 use crate::board::Board;
 use crate::eval::evaluate;
 use crate::nnue::{Network, NetworkEvaluator};
-use crate::score::{Depth, Score};
+use crate::score::Depth;
 use crate::search::driver::MAX_DEPTH;
 use crate::search::limits::Clock;
 use crate::search::static_eval::network_evaluate;
-use crate::search::{
-    Evaluation, Limits, SearchControl, SearchMode, SearchParams, SearchTables, Searcher, search,
-};
+use crate::search::{Evaluation, Limits, SearchMode, SearchParams};
+use crate::search_thread::{SearchSetup, Searches};
 use crate::tt::TranspositionTable;
 use crate::uci::options::{DECLARATIONS, EVAL_FILE_BUILT_IN, OptionEffect};
-use crate::uci::output::format_info;
 use crate::uci::{Command, GoParams, Options, Output, PositionStart, parse};
 use std::sync::Arc;
-use std::thread::JoinHandle;
 use std::time::Duration;
-
-/// Stack for the search thread: deep recursion with move lists on the stack.
-const SEARCH_STACK_BYTES: usize = 64 << 20;
-/// How often a finished infinite or ponder search looks for `stop`/`ponderhit`.
-const WAIT_POLL: Duration = Duration::from_millis(1);
 
 /// Whether the input loop goes on.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Flow {
     Continue,
     Quit,
-}
-
-struct RunningSearch {
-    control: Arc<SearchControl>,
-    handle: JoinHandle<Box<SearchTables>>,
 }
 
 pub struct Engine {
@@ -45,10 +32,12 @@ pub struct Engine {
     tt: Arc<TranspositionTable>,
     /// `Hash` changed: resize when no search runs (at `isready` or `go`).
     resize_pending: bool,
-    tables: Option<Box<SearchTables>>,
     /// The network `EvalFile` chose.
     network: Arc<Network>,
-    running: Option<RunningSearch>,
+    /// The search threads and the running search.
+    searches: Searches,
+    /// A `go perft` or `bench` on its worker thread.
+    background: Option<Background>,
     debug: bool,
 }
 
@@ -63,9 +52,9 @@ impl Engine {
             options,
             tt: Arc::new(tt),
             resize_pending: false,
-            tables: Some(Box::default()),
             network: Network::embedded(),
-            running: None,
+            searches: Searches::default(),
+            background: None,
             debug: false,
         }
     }
@@ -83,36 +72,41 @@ impl Engine {
     }
 
     pub fn handle(&mut self, cmd: Command) -> Flow {
-        self.reap_finished_search();
+        self.searches.reap();
+        self.reap_finished_background();
         match cmd {
             Command::Empty | Command::Register => {}
             Command::Uci => self.uci(),
             Command::Debug(on) => self.debug = on,
             Command::IsReady => {
-                if self.running.is_none() {
+                if !self.searches.is_running() {
                     self.apply_pending_resize();
                 }
                 self.out.line("readyok");
             }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::UciNewGame => {
-                self.stop_search();
+                self.stop_background();
+                self.searches.stop();
                 self.apply_pending_resize();
                 self.tt.clear();
-                if let Some(t) = self.tables.as_mut() {
-                    t.clear();
-                }
+                self.searches.clear_tables();
             }
             Command::Position { start, moves } => self.set_position(start, &moves),
             Command::Go(go) => self.go(go),
             Command::Perft(depth) => self.perft(depth),
-            Command::Stop => self.stop_search(),
-            Command::PonderHit => match &self.running {
-                Some(r) if r.control.is_pondering() => r.control.ponderhit(),
-                _ => self.out.info_string("ponderhit ignored: not pondering"),
-            },
+            Command::Stop => {
+                self.stop_background();
+                self.searches.stop();
+            }
+            Command::PonderHit => {
+                if !self.searches.ponderhit() {
+                    self.out.info_string("ponderhit ignored: not pondering");
+                }
+            }
             Command::Quit => {
-                self.stop_search();
+                self.stop_background();
+                self.searches.stop();
                 return Flow::Quit;
             }
             Command::Bench(depth) => self.bench(depth),
@@ -152,7 +146,8 @@ impl Engine {
 
     /// The end of input: stop and leave.
     pub fn shutdown(&mut self) {
-        self.stop_search();
+        self.stop_background();
+        self.searches.stop();
     }
 
     fn uci(&mut self) {
@@ -195,7 +190,7 @@ impl Engine {
             Ok(OptionEffect::None) => {}
             Ok(OptionEffect::ResizeHash) => self.resize_pending = true,
             Ok(OptionEffect::ClearHash) => {
-                if self.running.is_some() {
+                if self.searches.is_running() {
                     self.out.info_string("Clear Hash ignored while searching");
                 } else {
                     self.tt.clear();
@@ -211,7 +206,7 @@ impl Engine {
     }
 
     fn apply_pending_resize(&mut self) {
-        if !self.resize_pending || self.running.is_some() {
+        if !self.resize_pending || self.searches.is_running() {
             return;
         }
         self.resize_pending = false;
@@ -301,10 +296,16 @@ impl Engine {
     }
 
     fn go(&mut self, go: GoParams) {
-        if self.running.is_some() {
+        if self.searches.is_running() {
             self.out
                 .info_string("go ignored: a search is already running (send stop first)");
             return;
+        }
+        if let Some(b) = self.background.take() {
+            // Every go gets its bestmove: the GUI's search comes first.
+            self.out
+                .info_string(&format!("{} stopped: a search was asked for", b.what()));
+            b.stop(&self.out);
         }
         self.apply_pending_resize();
         let limits = self.limits_from(&go);
@@ -317,99 +318,81 @@ impl Engine {
             move_overhead_ms: self.options.move_overhead_ms,
             mt_grain: self.options.mt_grain,
         };
-        let control = Arc::new(SearchControl::new(limits.ponder));
-        let job = SearchJob {
+        self.out
+            .info_string(&format!("algorithm {}", params.algorithm));
+        self.searches.start(SearchSetup {
+            out: self.out.clone(),
             board: self.board.clone(),
             tt: self.tt.clone(),
-            tables: self.tables.take().unwrap_or_default(),
-            control: control.clone(),
-            out: self.out.clone(),
             params,
             limits,
             show_wdl: self.options.show_wdl,
             threads: self.options.threads,
-        };
-        let spawned = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || job.run());
-        match spawned {
-            Ok(handle) => self.running = Some(RunningSearch { control, handle }),
-            Err(e) => {
-                self.out
-                    .info_string(&format!("cannot start the search thread: {e}"));
-                self.out.line("bestmove (none)");
-            }
+        });
+    }
+
+    /// Stops a running `go perft` or `bench` and waits for its thread.
+    fn stop_background(&mut self) {
+        if let Some(b) = self.background.take() {
+            b.stop(&self.out);
         }
     }
 
-    /// Stops a running search and waits until it has printed `bestmove`.
-    fn stop_search(&mut self) {
-        if let Some(r) = self.running.take() {
-            r.control.stop();
-            self.join(r);
-        }
-    }
-
-    fn join(&mut self, r: RunningSearch) {
-        match r.handle.join() {
-            Ok(tables) => self.tables = Some(tables),
-            Err(_) => {
-                log::error!("the search thread panicked");
-                self.out
-                    .info_string("internal error in the search; tables reset");
-                self.tables = Some(Box::default());
-            }
-        }
-    }
-
-    /// Collects a search that has printed its `bestmove` (its thread is at
-    /// most returning), so that the next `go` can start at once.
-    fn reap_finished_search(&mut self) {
-        let done = |r: &RunningSearch| r.control.is_reported() || r.handle.is_finished();
-        if self.running.as_ref().is_some_and(done)
-            && let Some(r) = self.running.take()
+    fn reap_finished_background(&mut self) {
+        if self
+            .background
+            .as_ref()
+            .is_some_and(Background::is_finished)
+            && let Some(b) = self.background.take()
         {
-            self.join(r);
+            b.join(&self.out);
         }
     }
 
+    /// Refuses a long command while a search or another one runs.
+    fn busy(&self, what: &str) -> bool {
+        let busy = match (self.searches.is_running(), &self.background) {
+            (true, _) => Some("a search"),
+            (false, Some(b)) => Some(b.what()),
+            (false, None) => None,
+        };
+        if let Some(other) = busy {
+            self.out.info_string(&format!(
+                "{what} ignored: {other} is running (send stop first)"
+            ));
+        }
+        busy.is_some()
+    }
+
+    /// `go perft N` on a worker thread (Stockfish's format); `stop` ends it.
     fn perft(&mut self, depth: u32) {
-        if self.running.is_some() {
-            self.out.info_string("perft ignored while searching");
+        if self.busy("perft") {
             return;
         }
-        let depth = depth.min(crate::perft::MAX_DEPTH);
-        let mut buffer = Vec::new();
-        let result = crate::perft::write_divide(
-            &mut buffer,
-            self.board.pos(),
+        let max = crate::perft::MAX_DEPTH;
+        if !(1..=max).contains(&depth) {
+            self.out
+                .info_string(&format!("perft: depth {depth} is outside 1..={max}"));
+            return;
+        }
+        let started = Background::perft(
+            self.out.clone(),
+            self.board.pos().clone(),
             depth,
             self.board.castling_mode(),
         );
-        match result {
-            Ok(_) => {
-                for line in String::from_utf8_lossy(&buffer).lines() {
-                    // The command line's timing line is not part of the UCI
-                    // (Stockfish) format, which ends at `Nodes searched: N`.
-                    if line.starts_with("Time:") {
-                        self.out.info_string(line);
-                    } else {
-                        self.out.line(line);
-                    }
-                }
-            }
-            Err(e) => self.out.info_string(&format!("perft failed: {e}")),
+        match started {
+            Ok(b) => self.background = Some(b),
+            Err(message) => self.out.info_string(&message),
         }
     }
 
+    /// `bench [depth]`, the same run as `stockman bench` with the session's
+    /// algorithm and mode, on a worker thread; its lines go out as `info string`.
     fn bench(&mut self, depth: Option<i64>) {
-        if self.running.is_some() {
-            self.out.info_string("bench ignored while searching");
+        if self.busy("bench") {
             return;
         }
-        // The same run as `stockman bench`, with the session's algorithm and
-        // mode; on the protocol channel its lines go out as `info string`.
         let depth = match depth {
             None => crate::bench::DEFAULT_DEPTH,
             Some(d) if (1..=MAX_DEPTH as i64).contains(&d) => d as Depth,
@@ -419,130 +402,16 @@ impl Engine {
                 return;
             }
         };
-        let mode = self.search_mode();
-        let mut buffer = Vec::new();
-        match crate::bench::run_bench(
+        let started = Background::bench(
+            self.out.clone(),
             depth,
             self.options.algorithm,
-            mode,
+            self.search_mode(),
             self.options.evaluation,
-            &mut buffer,
-        ) {
-            Ok(_) => {
-                for line in String::from_utf8_lossy(&buffer).lines() {
-                    self.out
-                        .info_string(&line.split_whitespace().collect::<Vec<_>>().join(" "));
-                }
-            }
-            Err(e) => self.out.info_string(&format!("bench failed: {e}")),
+        );
+        match started {
+            Ok(b) => self.background = Some(b),
+            Err(message) => self.out.info_string(&message),
         }
-    }
-}
-
-/// Everything a search thread needs, moved into it.
-struct SearchJob {
-    board: Board,
-    tt: Arc<TranspositionTable>,
-    tables: Box<SearchTables>,
-    control: Arc<SearchControl>,
-    out: Output,
-    params: SearchParams,
-    limits: Limits,
-    show_wdl: bool,
-    /// Search threads in all (Lazy SMP): the main one and `threads - 1` helpers.
-    threads: usize,
-}
-
-impl SearchJob {
-    fn run(self) -> Box<SearchTables> {
-        let SearchJob {
-            board,
-            tt,
-            tables,
-            control,
-            out,
-            params,
-            limits,
-            show_wdl,
-            threads,
-        } = self;
-        out.info_string(&format!("algorithm {}", params.algorithm));
-        let mut printed_score = false;
-        let (result, tables) = std::thread::scope(|scope| {
-            // Lazy SMP: helpers search the same position without limits or
-            // reports, sharing only the TT; they stop when the main search ends.
-            let helpers_control = Arc::new(SearchControl::new(false));
-            let helper_limits = Limits {
-                searchmoves: limits.searchmoves.clone(),
-                ..Limits::default()
-            };
-            for _ in 1..threads {
-                let (board, tt, control) = (board.clone(), tt.clone(), helpers_control.clone());
-                let (params, helper_limits) = (params.clone(), helper_limits.clone());
-                let spawned = std::thread::Builder::new()
-                    .name("search helper".into())
-                    .stack_size(SEARCH_STACK_BYTES)
-                    .spawn_scoped(scope, move || {
-                        let mut helper =
-                            Searcher::new(board, tt, Box::default(), control, params.mode);
-                        search(&mut helper, &params, &helper_limits, &mut |_| {});
-                    });
-                if let Err(e) = spawned {
-                    log::warn!("cannot start a helper thread: {e}");
-                    break;
-                }
-            }
-            let mut searcher = Searcher::new(
-                board.clone(),
-                tt.clone(),
-                tables,
-                control.clone(),
-                params.mode,
-            );
-            let result = search(&mut searcher, &params, &limits, &mut |info| {
-                printed_score = true;
-                out.line(&format_info(info, &board, show_wdl));
-            });
-            helpers_control.stop();
-            (result, searcher.into_tables())
-        });
-
-        // In infinite and ponder mode, bestmove waits for stop or ponderhit.
-        while !control.is_stopped() && (limits.infinite || control.is_pondering()) {
-            std::thread::sleep(WAIT_POLL);
-        }
-        control.mark_reported();
-        match result.best_move {
-            None => {
-                let score = if board.in_check() {
-                    Score::mated_in(0)
-                } else {
-                    Score::DRAW
-                };
-                out.line(&format!("info depth 0 score {score}"));
-                out.line("bestmove (none)");
-            }
-            Some(best) => {
-                if !printed_score {
-                    // Stopped before the first iteration finished: still say something.
-                    let mut child = board.clone();
-                    child.play(best);
-                    let score = -evaluate(&child);
-                    out.line(&format!(
-                        "info depth 1 score {score} nodes {} pv {}",
-                        result.stats.nodes,
-                        board.uci(best)
-                    ));
-                }
-                let mut line = format!("bestmove {}", board.uci(best));
-                if let Some(p) = result.ponder_move {
-                    let mut child = board.clone();
-                    child.play(best);
-                    line += &format!(" ponder {}", child.uci(p));
-                }
-                out.line(&line);
-            }
-        }
-        tables
     }
 }

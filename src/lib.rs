@@ -2,16 +2,19 @@
 //! (alpha-beta, NegaScout, MTD(f), MT-SSS*, MT-DUAL*) over one board, one node
 //! procedure, one move orderer and one transposition table.
 
+pub mod background;
 pub mod bench;
 pub mod board;
 pub mod engine;
 pub mod eval;
+pub mod files;
 pub mod nnue;
 pub mod perft;
 pub mod positions;
 pub mod research;
 pub mod score;
 pub mod search;
+pub mod search_thread;
 pub mod tactical_moves;
 pub mod time;
 pub mod tt;

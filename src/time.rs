@@ -34,9 +34,11 @@ impl TimeBudget {
         }
         let mut budget = TimeBudget::UNLIMITED;
         if let Some(movetime) = limits.movetime {
+            // All of it, less the overhead: no soft limit stops the search
+            // early (what GUIs, lichess-bot and python-chess expect).
             let t = movetime.saturating_sub(overhead).max(MIN_BUDGET);
             budget = TimeBudget {
-                soft: Some(t),
+                soft: None,
                 hard: Some(t),
             };
         }
@@ -108,7 +110,15 @@ mod tests {
         };
         let b = TimeBudget::new(&l, Color::White, ms(50));
         assert_eq!(b.hard, Some(ms(950)));
-        assert_eq!(b.soft, Some(ms(950)));
+        assert_eq!(b.soft, None, "movetime is searched to its end");
+        // With a clock as well, the clock's soft limit may end it sooner.
+        let both = Limits {
+            movetime: Some(ms(1000)),
+            ..clock(10_000, 0, None)
+        };
+        let b = TimeBudget::new(&both, Color::White, ms(50));
+        assert_eq!(b.hard, Some(ms(950)));
+        assert!(b.soft.is_some_and(|s| s < ms(950)));
         // A movetime below the overhead still leaves a minimal budget.
         let l = Limits {
             movetime: Some(ms(5)),
@@ -148,7 +158,7 @@ mod tests {
         assert_eq!(b.hard, Some(MIN_BUDGET));
         let l = Limits {
             infinite: true,
-            ..clock(60_000, 0, None)
+            ..clock(10_000, 0, None)
         };
         assert_eq!(
             TimeBudget::new(&l, Color::White, ms(10)),

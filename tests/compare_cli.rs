@@ -126,8 +126,13 @@ fn bad_input_is_a_clear_error_never_a_panic() {
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (
             vec!["--epd", missing, "--depth", "2"],
-            "cannot read EPD file",
+            "EPD file: cannot read",
         ),
+        (
+            vec!["--epd", "/dev/zero", "--depth", "2"],
+            "not a regular file",
+        ),
+        (vec!["--epd", "/tmp", "--depth", "2"], "is a directory"),
         (vec!["--epd", bad, "--depth", "2"], "line 3:"),
         (vec!["--epd", empty, "--depth", "2"], "no positions"),
         (vec!["--epd", good, "--depth", "0"], "out of range"),
@@ -168,4 +173,21 @@ fn bad_input_is_a_clear_error_never_a_panic() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
     let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_position_beyond_what_promotions_allow_is_a_clear_error() {
+    let dir = scratch("material");
+    let epd = write_epd(
+        &dir,
+        "kBQQQQQQ/BR5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1\n",
+    );
+    let o = stockman(&["compare", "--epd", epd.to_str().unwrap(), "--depth", "2"]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("line 1") && err.contains("too much material"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
 }

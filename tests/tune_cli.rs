@@ -293,7 +293,8 @@ fn bad_input_is_refused() {
         ],
         "cannot read",
     );
-    fails(&["tune", "--data", path(&missing)], "cannot open");
+    fails(&["tune", "--data", path(&missing)], "cannot read");
+    fails(&["tune", "--data", "/dev/zero"], "not a regular file");
     let bad = dir.join("bad.txt");
     std::fs::write(
         &bad,

@@ -30,6 +30,10 @@ pub const WEIGHT_LIMIT: f32 = 1.98;
 
 const MAGIC: &[u8; 8] = b"STKNET01";
 
+/// The size of a network file: magic, hidden size, the i16 weights and biases,
+/// the output bias.
+pub const FILE_BYTES: usize = MAGIC.len() + 4 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+
 /// The network this build plays with, trained by `stockman train-net`
 /// (see the README's "Evaluation network" for the data it came from).
 static EMBEDDED: &[u8] = include_bytes!("../../positions/stockman.nnue");
@@ -73,15 +77,16 @@ impl Network {
         .clone()
     }
 
-    /// Reads a network file written by `stockman train-net`.
+    /// Reads a network file written by `stockman train-net`: a regular file
+    /// of exactly `FILE_BYTES` (a device or a pipe is refused, not read).
     pub fn load(path: &str) -> Result<Network, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let bytes = crate::files::read_regular(std::path::Path::new(path), FILE_BYTES as u64)?;
         Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
     }
 
     /// Reads the file format written by `to_bytes`.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
-        let expected = MAGIC.len() + 4 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+        let expected = FILE_BYTES;
         if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
             return Err("not a Stockman network file (bad magic)".to_string());
         }
@@ -120,8 +125,9 @@ impl Network {
         let output_bias = r.u32() as i32;
         // `half_sum` multiplies an activation (at most QA) by an output
         // weight in 16 bits: the trainer keeps them within WEIGHT_LIMIT.
-        let limit = (WEIGHT_LIMIT * QB as f32).round() as i16;
-        if output.iter().flatten().any(|w| w.abs() > limit) {
+        // (`unsigned_abs`: `abs` of -32768 overflows.)
+        let limit = (WEIGHT_LIMIT * QB as f32).round() as u16;
+        if output.iter().flatten().any(|w| w.unsigned_abs() > limit) {
             return Err(format!("network output weights beyond ±{limit}"));
         }
         Ok(Network {
@@ -243,5 +249,14 @@ mod tests {
         let first_output = 12 + 2 * (INPUTS * HIDDEN + HIDDEN);
         too_large[first_output..first_output + 2].copy_from_slice(&1000i16.to_le_bytes());
         assert!(Network::from_bytes(&too_large).is_err());
+        // The most negative weight: its `abs()` would wrap and pass.
+        too_large[first_output..first_output + 2].copy_from_slice(&i16::MIN.to_le_bytes());
+        assert!(Network::from_bytes(&too_large).is_err());
+        too_large[first_output..first_output + 2].copy_from_slice(&(-126i16).to_le_bytes());
+        assert!(
+            Network::from_bytes(&too_large).is_ok(),
+            "-126 is inside ±127"
+        );
+        assert_eq!(bytes.len(), FILE_BYTES);
     }
 }

@@ -4,13 +4,13 @@
 
 use super::train::{Adam, FloatNetwork, Sample, train_epoch};
 use crate::board::parse_fen;
+use crate::files::{PartialFile, write_whole};
 use crate::research::rng::SplitMix64;
 use crate::tune::dataset::parse_line;
 use crate::tune::tune_cmd::positive;
 use clap::Args;
 use rayon::prelude::*;
 use shakmaty::Position;
-use std::fs;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -22,7 +22,7 @@ pub struct TrainNetArgs {
     #[arg(long, required = true)]
     pub data: Vec<PathBuf>,
 
-    /// Where the network goes (overwritten after every epoch).
+    /// Where the network goes (replaced after every epoch, through OUT.partial).
     #[arg(long)]
     pub out: PathBuf,
 
@@ -68,8 +68,7 @@ fn fraction(s: &str) -> Result<f64, String> {
 fn load(args: &TrainNetArgs) -> Result<Vec<Sample>, String> {
     let mut samples = Vec::new();
     for path in &args.data {
-        let text =
-            fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text = crate::files::read_text(path, crate::files::MAX_TEXT_BYTES)?;
         let lines: Vec<(usize, &str)> = text.lines().enumerate().collect();
         let parsed: Result<Vec<Option<Sample>>, String> = lines
             .par_iter()
@@ -105,6 +104,8 @@ pub fn run_train_net(args: &TrainNetArgs) -> Result<(), String> {
 }
 
 fn train(args: &TrainNetArgs) -> Result<(), String> {
+    // An unwritable --out is found before minutes of reading and training.
+    PartialFile::check_writable(&args.out)?;
     let started = Instant::now();
     let mut samples = load(args)?;
     let mut rng = SplitMix64::new(args.seed);
@@ -131,8 +132,9 @@ fn train(args: &TrainNetArgs) -> Result<(), String> {
         } else {
             format!(", held out {:.6}", net.error(validation, scale))
         };
-        fs::write(&args.out, net.quantize().to_bytes())
-            .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
+        // Through OUT.partial: a run killed while writing leaves the
+        // previous epoch's network whole.
+        write_whole(&args.out, &net.quantize().to_bytes())?;
         eprintln!(
             "train-net: epoch {epoch}/{}: error {train_error:.6}{held}, rate {:.5}, {:.0} s",
             args.epochs,

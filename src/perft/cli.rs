@@ -93,21 +93,8 @@ pub fn run(args: &PerftArgs) -> Result<(), String> {
 /// Reads a suite file: at most `LIMIT` bytes (so `/dev/zero` is an error,
 /// not an endless read), UTF-8, a leading byte order mark ignored.
 fn read_suite(path: &std::path::Path) -> Result<String, String> {
-    use std::io::Read;
     const LIMIT: u64 = 256 << 20;
-    let cannot = |e: std::io::Error| format!("cannot read '{}': {e}", path.display());
-    let file = std::fs::File::open(path).map_err(cannot)?;
-    let mut text = String::new();
-    file.take(LIMIT + 1)
-        .read_to_string(&mut text)
-        .map_err(cannot)?;
-    if text.len() as u64 > LIMIT {
-        return Err(format!(
-            "cannot read '{}': larger than {} MB",
-            path.display(),
-            LIMIT >> 20
-        ));
-    }
+    let text = crate::files::read_text(path, LIMIT)?;
     Ok(match text.strip_prefix('\u{feff}') {
         Some(rest) => rest.to_string(),
         None => text,

@@ -123,6 +123,45 @@ pub fn divide_with(pos: &Chess, depth: u32, table: Option<&PerftTable>) -> Vec<(
         .collect()
 }
 
+/// [`divide`] that gives up as soon as `stopped()` says so (it is asked at
+/// every node two or more plies above the leaves): `None` then. For the UCI
+/// `go perft`, which `stop` must end.
+pub fn divide_until(
+    pos: &Chess,
+    depth: u32,
+    stopped: &(dyn Fn() -> bool + Sync),
+) -> Option<Vec<(Move, u64)>> {
+    if depth == 0 {
+        return Some(Vec::new());
+    }
+    pos.legal_moves()
+        .as_slice()
+        .par_iter()
+        .map(|&m| {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            count_until(&child, depth - 1, stopped).map(|n| (m, n))
+        })
+        .collect()
+}
+
+/// [`perft`] that returns `None` once `stopped()` is true.
+fn count_until(pos: &Chess, depth: u32, stopped: &(dyn Fn() -> bool + Sync)) -> Option<u64> {
+    if depth <= 1 {
+        return Some(perft(pos, depth));
+    }
+    if stopped() {
+        return None;
+    }
+    let mut total = 0;
+    for &m in &pos.legal_moves() {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        total += count_until(&child, depth - 1, stopped)?;
+    }
+    Some(total)
+}
+
 /// Runs [`divide`] and prints it the way Stockfish does: `e2e4: 9771632` per
 /// root move (UCI notation in `castling` mode), a blank line,
 /// `Nodes searched: N`, then the time and speed. Returns the total.
@@ -179,6 +218,20 @@ pub(crate) fn nps(nodes: u64, elapsed: std::time::Duration) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn divide_until_counts_like_divide_and_stops_when_told() {
+        let pos = Chess::default();
+        for depth in 0..=4 {
+            assert_eq!(
+                divide_until(&pos, depth, &|| false),
+                Some(divide(&pos, depth))
+            );
+        }
+        assert_eq!(divide_until(&pos, 4, &|| true), None);
+        // Depth 1 and 2 have no node to ask at: they are quick anyway.
+        assert!(divide_until(&pos, 2, &|| true).is_some());
+    }
 
     const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 

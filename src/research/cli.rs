@@ -245,7 +245,7 @@ fn finish(
             reports.len()
         );
         let csv = summary.csv("model,branching,depth,values,trees,first_seed", &context);
-        std::fs::write(path, csv)
+        crate::files::write_whole(path, csv.as_bytes())
             .map_err(|e| format!("cannot write CSV file '{}': {e}", path.display()))?;
     }
     if wrong_value_trees > 0 {

@@ -76,19 +76,8 @@ pub fn parse_algorithms(text: &str) -> Result<Vec<Algorithm>, String> {
 /// Reads and parses the EPD file, refusing huge or unreadable ones.
 pub fn load_epd(path: &Path) -> Result<Vec<EpdPosition>, String> {
     let shown = path.display();
-    let meta =
-        std::fs::metadata(path).map_err(|e| format!("cannot read EPD file '{shown}': {e}"))?;
-    if meta.is_dir() {
-        return Err(format!("'{shown}' is a directory, not an EPD file"));
-    }
-    if meta.len() > MAX_EPD_BYTES {
-        return Err(format!(
-            "EPD file '{shown}' is larger than {} MB",
-            MAX_EPD_BYTES >> 20
-        ));
-    }
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read EPD file '{shown}': {e}"))?;
+    let text =
+        crate::files::read_text(path, MAX_EPD_BYTES).map_err(|e| format!("EPD file: {e}"))?;
     parse_epd_positions(&text).map_err(|e| format!("EPD file '{shown}':\n{e}"))
 }
 
@@ -110,6 +99,13 @@ pub fn run_compare(args: &CompareArgs) -> Result<(), String> {
         ));
     }
     let positions = load_epd(&args.epd)?;
+    // Unwritable outputs are found before the searches, not after them.
+    for (path, what) in [(&args.csv, "CSV"), (&args.svg, "SVG")] {
+        if let Some(path) = path {
+            crate::files::PartialFile::check_writable(path)
+                .map_err(|e| format!("cannot write {what} file '{}': {e}", path.display()))?;
+        }
+    }
     let mode = if args.pure {
         SearchMode::Pure
     } else {
@@ -230,8 +226,9 @@ fn file_name(path: &Path) -> String {
     )
 }
 
+/// Writes through `NAME.partial`: a failed run keeps an existing file whole.
 fn write_file(path: &Path, text: &str, what: &str) -> Result<(), String> {
-    std::fs::write(path, text)
+    crate::files::write_whole(path, text.as_bytes())
         .map_err(|e| format!("cannot write {what} file '{}': {e}", path.display()))?;
     emit(&format!("wrote {what} to {}\n", path.display()))
 }
@@ -271,7 +268,7 @@ mod tests {
     #[test]
     fn bad_arguments_are_errors_before_any_search() {
         let missing = run_compare(&args("/nonexistent/x.epd", 2)).unwrap_err();
-        assert!(missing.contains("cannot read EPD file"), "{missing}");
+        assert!(missing.contains("EPD file: cannot read"), "{missing}");
         assert!(
             run_compare(&args("positions/bench.epd", 0))
                 .unwrap_err()

@@ -1,19 +1,20 @@
 //! `SearchControl`: what the UCI thread shares with a running search — the
-//! stop flag, the ponder state and the moment the clock started (reset by
-//! `ponderhit`, when the engine's own time begins).
+//! stop flag, the ponder state, the moment the clock started (reset by
+//! `ponderhit`, when the engine's own time begins) and the nodes counted.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 #[derive(Debug)]
 pub struct SearchControl {
     stop: AtomicBool,
     pondering: AtomicBool,
-    /// Set by the search thread just before it prints `bestmove`: from then
-    /// on the session may start the next search (the thread is only exiting).
-    reported: AtomicBool,
     clock_start: Mutex<Instant>,
+    /// Nodes the threads under this control have counted so far (each adds
+    /// its count in steps as it polls): what `info nodes` shows of threads
+    /// other than the reporting one.
+    nodes: AtomicU64,
 }
 
 impl Default for SearchControl {
@@ -27,8 +28,8 @@ impl SearchControl {
         SearchControl {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
-            reported: AtomicBool::new(false),
             clock_start: Mutex::new(Instant::now()),
+            nodes: AtomicU64::new(0),
         }
     }
 
@@ -46,13 +47,15 @@ impl SearchControl {
         self.pondering.load(Ordering::Relaxed)
     }
 
-    /// The search has produced its final answer.
-    pub fn mark_reported(&self) {
-        self.reported.store(true, Ordering::Release);
+    /// Adds `n` nodes searched by one of the threads.
+    #[inline]
+    pub fn count_nodes(&self, n: u64) {
+        self.nodes.fetch_add(n, Ordering::Relaxed);
     }
 
-    pub fn is_reported(&self) -> bool {
-        self.reported.load(Ordering::Acquire)
+    /// Nodes counted by all threads under this control.
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
     }
 
     /// The opponent played the expected move: our clock runs from now.

@@ -1,6 +1,6 @@
 //! Iterative deepening, shared by all back ends: one iteration per depth
 //! (one per line with MultiPV), the soft time limit between iterations, the
-//! hard one armed after the first, and an `Info` report per finished line.
+//! hard one and the node limit inside them, and an `Info` report per finished line.
 
 use super::backends::{self, Iteration};
 use super::node::Searcher;
@@ -77,6 +77,10 @@ pub fn search(
     let overhead = Duration::from_millis(params.move_overhead_ms);
     let budget = TimeBudget::new(limits, s.board.turn(), overhead);
     s.set_limits(budget, limits.nodes);
+    // The clock and the node limit hold from the first node on: a first
+    // iteration can take for ever (a position full of pieces in Pure mode),
+    // and `result.best_move` below is already a move to play.
+    s.arm_hard_limit();
     s.tt.new_search();
 
     let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
@@ -99,7 +103,8 @@ pub fn search(
             let Some(it) = backends::iterate(params.algorithm, s, depth, guess) else {
                 break;
             };
-            let pv = principal_variation(s, it.best, depth);
+            let mut pv = principal_variation(s, it.best, depth);
+            extend_mate_line(&s.board, &s.tt, &mut pv, it.score);
             excluded.push(it.best);
             lines.push((it, pv));
             if index + 1 < lines_wanted {
@@ -121,6 +126,7 @@ pub fn search(
                 result.best_move = Some(b.mv);
                 result.score = b.score;
                 result.pv = pv_from_tt(&s.board, &s.tt, b.mv, depth);
+                extend_mate_line(&s.board, &s.tt, &mut result.pv, b.score);
                 result.ponder_move = result.pv.get(1).copied();
                 report(&Info {
                     depth,
@@ -174,7 +180,6 @@ pub fn search(
                 moves: pv.clone(),
             })
             .collect();
-        s.arm_hard_limit();
 
         if let Some(mate) = limits.mate
             && let Some(moves) = best.score.mate_moves()
@@ -184,11 +189,15 @@ pub fn search(
             break;
         }
         if !s.control().is_pondering()
-            && let Some(soft) = budget.soft
-            && (s.control().elapsed()
-                >= soft.mul_f64(NEXT_ITERATION_SHARE * stability.soft_scale())
-                || allowed.len() == 1)
+            && budget.hard.is_some()
+            && (allowed.len() == 1
+                || budget.soft.is_some_and(|soft| {
+                    s.control().elapsed()
+                        >= soft.mul_f64(NEXT_ITERATION_SHARE * stability.soft_scale())
+                }))
         {
+            // A timed search with one legal move, or past its soft limit.
+            // (`movetime` has no soft limit: it searches until the hard one.)
             break;
         }
         if limits.nodes.is_some_and(|n| s.stats.nodes >= n) {
@@ -248,6 +257,106 @@ fn principal_variation(s: &mut Searcher, best: Move, depth: Depth) -> Vec<Move> 
     pv_from_tt(&s.board, &s.tt, best, depth)
 }
 
+/// A mate score's PV must reach the mate (GUIs and fastchess check it): when
+/// the line is shorter than the plies to mate, it is continued from the TT
+/// (the mating line was searched, and its nodes stored, beyond the nominal
+/// depth through check extensions), then, if the TT has lost an entry, by a
+/// small search for the quickest mate in the plies left.
+pub fn extend_mate_line(
+    board: &Board,
+    tt: &crate::tt::TranspositionTable,
+    pv: &mut Vec<Move>,
+    score: Score,
+) {
+    let Some(moves) = score.mate_moves() else {
+        return;
+    };
+    let plies = (Score::MATE.0 - score.0.abs()) as usize;
+    if pv.len() >= plies || pv.is_empty() || moves == 0 {
+        return;
+    }
+    let mut b = board.clone();
+    for &m in pv.iter() {
+        b.play(m);
+    }
+    while pv.len() < plies && !b.legal_moves().is_empty() && !b.is_draw() {
+        let legal = b.legal_moves();
+        let from_tt = tt
+            .probe(b.key(), pv.len())
+            .and_then(|hit| hit.mv.find_in(&legal));
+        let Some(m) = from_tt.or_else(|| mate_keeping_move(&mut b, plies - pv.len())) else {
+            break;
+        };
+        pv.push(m);
+        b.play(m);
+    }
+}
+
+/// The longest remainder of a mating line the completion searches out
+/// itself (a full-width search: 3 plies are a few thousand nodes, the last
+/// ply's checks only).
+const MATE_COMPLETION_PLIES: usize = 3;
+
+/// The move that keeps the mate `plies` away: the side to move mates in
+/// `plies` (odd) or is mated in `plies` (even, then the longest defence).
+fn mate_keeping_move(b: &mut Board, plies: usize) -> Option<Move> {
+    if plies > MATE_COMPLETION_PLIES {
+        return None;
+    }
+    let legal = b.legal_moves();
+    let keeps = |b: &mut Board, m: Move, quickest: usize, longest: usize| {
+        b.play(m);
+        let ok = if plies % 2 == 1 {
+            mated_within(b, quickest)
+        } else {
+            mates_within(b, quickest) && (longest == 0 || !mates_within(b, longest))
+        };
+        b.undo();
+        ok
+    };
+    let (within, not_within) = (plies - 1, plies.saturating_sub(3));
+    let first = legal
+        .iter()
+        .copied()
+        .find(|&m| keeps(b, m, within, not_within));
+    first.or_else(|| legal.iter().copied().find(|&m| keeps(b, m, within, 0)))
+}
+
+/// Can the side to move checkmate within `plies` (its moves and the replies)?
+fn mates_within(b: &mut Board, plies: usize) -> bool {
+    if plies == 0 {
+        return false;
+    }
+    // On the last ply only a check can mate (and checks are cheap to find).
+    let last = plies == 1;
+    b.legal_moves().iter().any(|&m| {
+        if last && !crate::board::gives_check(b.pos(), m) {
+            return false;
+        }
+        b.play(m);
+        let mated = mated_within(b, plies - 1);
+        b.undo();
+        mated
+    })
+}
+
+/// Is the side to move checkmated now, or within `plies` whatever it plays?
+fn mated_within(b: &mut Board, plies: usize) -> bool {
+    let legal = b.legal_moves();
+    if legal.is_empty() {
+        return b.in_check();
+    }
+    if plies == 0 || b.is_draw() {
+        return false;
+    }
+    legal.iter().all(|&m| {
+        b.play(m);
+        let mates = mates_within(b, plies - 1);
+        b.undo();
+        mates
+    })
+}
+
 /// Follows the TT from the position after `best`.
 pub fn pv_from_tt(
     board: &Board,
@@ -275,6 +384,37 @@ pub fn pv_from_tt(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn line(board: &Board, moves: &[&str]) -> Vec<Move> {
+        let mut b = board.clone();
+        moves.iter().map(|m| b.play_uci(m).unwrap()).collect()
+    }
+
+    #[test]
+    fn a_mating_line_is_completed_without_the_tt() {
+        let tt = crate::tt::TranspositionTable::new(1).unwrap();
+        let board = Board::from_fen("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1").unwrap();
+        // Mate in 3 (5 plies), 3 of them left to find by search.
+        let mut pv = line(&board, &["f6a6", "f7f6"]);
+        extend_mate_line(&board, &tt, &mut pv, Score::mate_in(5));
+        assert_eq!(pv, line(&board, &["f6a6", "f7f6", "e5f6", "g8g7", "a6a8"]));
+        let mut end = board.clone();
+        pv.iter().for_each(|&m| end.play(m));
+        assert!(shakmaty::Position::is_checkmate(end.pos()));
+        // Too much left to search, nothing in the TT: left as it was.
+        let mut pv = line(&board, &["f6a6"]);
+        extend_mate_line(&board, &tt, &mut pv, Score::mate_in(5));
+        assert_eq!(pv.len(), 1);
+        // The mated side: its only move, then the mate.
+        let mated = Board::from_fen("k7/8/1K6/8/8/8/8/7R b - - 0 1").unwrap();
+        let mut pv = line(&mated, &["a8b8"]);
+        extend_mate_line(&mated, &tt, &mut pv, Score::mated_in(2));
+        assert_eq!(pv, line(&mated, &["a8b8", "h1h8"]));
+        // A score that is no mate changes nothing.
+        let mut pv = line(&board, &["f6a6"]);
+        extend_mate_line(&board, &tt, &mut pv, Score(300));
+        assert_eq!(pv.len(), 1);
+    }
 
     #[test]
     fn stable_searches_get_less_time_and_unstable_ones_more() {

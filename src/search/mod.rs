@@ -9,6 +9,7 @@ pub mod control;
 pub mod correction;
 pub mod driver;
 pub mod eval_cache;
+pub mod faults;
 pub mod grain;
 pub mod limits;
 pub mod node;
@@ -19,6 +20,7 @@ pub mod reusable;
 pub mod see;
 pub mod selectivity;
 pub mod static_eval;
+pub mod threads;
 
 pub use control::SearchControl;
 pub use driver::{Info, search};

@@ -262,6 +262,8 @@ impl Searcher {
             self.stopped = true;
         }
         if self.stats.nodes.is_multiple_of(STOP_CHECK_INTERVAL) {
+            // For `info nodes` across threads (src/search/threads.rs).
+            self.control.count_nodes(STOP_CHECK_INTERVAL);
             self.poll_stop();
         }
         self.stopped

@@ -6,20 +6,22 @@
 use super::datagen::{Ending, GameRecord, MoveLimit, SelfPlay, play_game};
 use super::pgn::{game_positions, parse_pgn};
 use super::sample::{GameResult, QuietCheck, format_line, keep_at_most};
+use crate::files::PartialFile;
 use crate::positions::parse_epd_positions;
 use crate::research::rng::{SplitMix64, mix};
 use crate::score::Depth;
-use crate::search::driver::MAX_DEPTH;
 use clap::Args;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// The default openings: 500 balanced positions 8 plies from the start.
 pub const OPENINGS_EPD: &str = include_str!("../../positions/openings.epd");
+/// The deepest `--depth`: a self-play move searched deeper takes minutes.
+const MAX_DATAGEN_DEPTH: i64 = 20;
+
 /// Nodes per move when neither `--nodes` nor `--depth` is given.
 pub const DEFAULT_NODES: u64 = 5000;
 
@@ -39,8 +41,9 @@ pub struct DatagenArgs {
     #[arg(long, conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
 
-    /// Fixed search depth per move instead of a node limit.
-    #[arg(long, value_parser = clap::value_parser!(i32).range(1..=MAX_DEPTH as i64))]
+    /// Fixed search depth per move instead of a node limit (1..=20: deeper
+    /// takes minutes to hours per move).
+    #[arg(long, value_parser = clap::value_parser!(i32).range(1..=MAX_DATAGEN_DEPTH))]
     pub depth: Option<Depth>,
 
     /// Worker threads, one game each [default: all cores].
@@ -115,10 +118,10 @@ impl Totals {
     }
 }
 
-fn create(path: &Path) -> Result<BufWriter<File>, String> {
-    File::create(path)
-        .map(BufWriter::new)
-        .map_err(|e| format!("cannot create {}: {e}", path.display()))
+/// The output goes to `OUT.partial`, renamed to `OUT` when every game is
+/// written: a failed or killed run leaves an existing `OUT` as it was.
+fn create(path: &Path) -> Result<PartialFile, String> {
+    PartialFile::create(path)
 }
 
 fn io(path: &Path) -> impl Fn(std::io::Error) -> String + '_ {
@@ -139,8 +142,7 @@ fn self_play(args: &DatagenArgs, threads: usize) -> Result<(), String> {
     let games = args.games.ok_or("--games is required without --pgn")?;
     let (openings_text, openings_name) = match &args.openings {
         Some(path) => (
-            std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?,
+            crate::files::read_text(path, crate::files::MAX_TEXT_BYTES)?,
             path.display().to_string(),
         ),
         None => (
@@ -230,6 +232,7 @@ fn self_play(args: &DatagenArgs, threads: usize) -> Result<(), String> {
         .map(|(k, v)| format!("{k} {v}"))
         .collect();
     eprintln!("datagen: endings: {}", endings.join(", "));
+    out.finish()?;
     println!(
         "datagen: {} games, {} positions, {} for White, written to {}",
         totals.games,
@@ -255,8 +258,7 @@ fn ending_name(e: Ending) -> &'static str {
 type GamePositions = Result<Vec<String>, String>;
 
 fn from_pgn(args: &DatagenArgs, pgn: &Path) -> Result<(), String> {
-    let text =
-        std::fs::read_to_string(pgn).map_err(|e| format!("cannot read {}: {e}", pgn.display()))?;
+    let text = crate::files::read_text(pgn, crate::files::MAX_TEXT_BYTES)?;
     let games = parse_pgn(&text);
     if games.is_empty() {
         return Err(format!("{}: no games", pgn.display()));
@@ -323,6 +325,7 @@ fn from_pgn(args: &DatagenArgs, pgn: &Path) -> Result<(), String> {
     if totals.games == 0 {
         return Err(format!("{}: no game with a result", pgn.display()));
     }
+    out.finish()?;
     println!(
         "datagen: {} games ({} skipped), {} positions, {} for White, written to {}",
         totals.games,

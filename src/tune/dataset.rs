@@ -8,7 +8,6 @@ use crate::eval::Scale;
 use crate::eval::trace::{DangerTrace, PositionTrace, trace};
 use crate::positions::epd_fen;
 use rayon::prelude::*;
-use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 
@@ -201,7 +200,7 @@ impl Dataset {
     /// Loads a data file (adding to what is loaded already).
     pub fn load_file(&mut self, path: &Path) -> Result<(), String> {
         let name = path.display().to_string();
-        let file = File::open(path).map_err(|e| format!("cannot open {name}: {e}"))?;
+        let file = crate::files::open_regular(path, crate::files::MAX_TEXT_BYTES)?;
         let before = self.len();
         let mut batch = Vec::with_capacity(BATCH_LINES);
         let mut first_line = 1;

@@ -165,8 +165,7 @@ struct Data {
 }
 
 fn read_data(path: &Path) -> Result<Data, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = crate::files::read_text(path, crate::files::MAX_TEXT_BYTES)?;
     let mut comments = Vec::new();
     let mut positions = Vec::new();
     for (i, line) in text.lines().enumerate() {

@@ -164,10 +164,7 @@ impl Note<'_> {
 fn tune(args: &TuneArgs) -> Result<(), String> {
     // Refuse an output that cannot be written before the long part.
     if args.epochs > 0 {
-        let probe = args.out.with_extension("rs.tmp");
-        std::fs::write(&probe, "")
-            .and_then(|()| std::fs::remove_file(&probe))
-            .map_err(|e| format!("cannot write next to {}: {e}", args.out.display()))?;
+        crate::files::PartialFile::check_writable(&args.out)?;
     }
     let reg = registry();
     if let Some(unknown) = args

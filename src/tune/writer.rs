@@ -139,12 +139,10 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
-/// Writes `text` to `path` through a temporary file beside it, so that an
+/// Writes `text` to `path` through `NAME.partial` beside it, so that an
 /// interrupted run never leaves half a source file.
 pub fn write_file(path: &Path, text: &str) -> Result<(), String> {
-    let tmp = path.with_extension("rs.tmp");
-    std::fs::write(&tmp, text).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    crate::files::write_whole(path, text.as_bytes())
 }
 
 #[cfg(test)]

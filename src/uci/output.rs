@@ -38,9 +38,27 @@ impl Output {
     pub fn info_string(&self, message: &str) {
         // One line per message: a newline inside would break the protocol.
         for part in message.lines() {
-            self.line(&format!("info string {part}"));
+            self.line(&format!("info string {}", escape_controls(part)));
         }
     }
+}
+
+/// `text` with control characters (ESC, NUL, BEL, a lone CR, tabs...)
+/// written as `\xNN` or `\u{NNNN}`: messages quote input, and raw control
+/// bytes would drive the GUI's terminal or break its line parser.
+pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            c if c.is_ascii_control() => out += &format!("\\x{:02x}", c as u32),
+            c if c.is_control() => out += &format!("\\u{{{:04x}}}", c as u32),
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// Win/draw/loss in permille for a score, from a simple logistic model.
@@ -124,6 +142,33 @@ mod tests {
             ..info
         };
         assert!(format_info(&lower, &b, false).contains(" score cp 31 lowerbound nodes "));
+    }
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(escape_controls("plain text"), "plain text");
+        assert_eq!(
+            escape_controls("a\u{1b}[31mb\0c\u{7}d\re\tf\u{7f}g\u{85}h"),
+            "a\\x1b[31mb\\x00c\\x07d\\x0de\\x09f\\x7fg\\u{0085}h"
+        );
+        let sink = std::sync::Arc::new(Mutex::new(Vec::new()));
+        struct Shared(Arc<Mutex<Vec<u8>>>);
+        impl Write for Shared {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(b);
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let out = Output::new(Box::new(Shared(sink.clone())));
+        out.info_string("unknown command 'x\u{1b}y'\nsecond\u{0}");
+        let text = String::from_utf8(sink.lock().unwrap().clone()).unwrap();
+        assert_eq!(
+            text,
+            "info string unknown command 'x\\x1by'\ninfo string second\\x00\n"
+        );
     }
 
     #[test]

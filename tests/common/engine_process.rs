@@ -65,8 +65,14 @@ impl EngineProcess {
     }
 
     pub fn spawn_with_args(args: &[&str]) -> EngineProcess {
+        EngineProcess::spawn_with_env(args, &[])
+    }
+
+    /// Starts the engine with `args` and extra environment variables.
+    pub fn spawn_with_env(args: &[&str], env: &[(&str, &str)]) -> EngineProcess {
         let mut child = Command::new(env!("CARGO_BIN_EXE_stockman"))
             .args(args)
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -101,6 +107,11 @@ impl EngineProcess {
             transcript: Vec::new(),
             eof: false,
         }
+    }
+
+    /// The engine's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// Sends one line (a newline is added).
@@ -299,6 +310,9 @@ pub fn check_hygiene(line: &str) -> Result<(), String> {
     }
     if line.contains("  ") {
         return Err("double space".into());
+    }
+    if let Some(c) = line.chars().find(|c| c.is_control()) {
+        return Err(format!("control character {c:?}"));
     }
     const KEYWORDS: &[&str] = &["id", "option", "uciok", "readyok", "info", "bestmove"];
     if KEYWORDS.iter().any(|k| starts_with_word(line, k)) {

@@ -3,6 +3,7 @@
 
 pub mod cli;
 pub mod engine_process;
+pub mod search_check;
 
 use std::path::PathBuf;
 

@@ -1,0 +1,138 @@
+//! The long UCI-side commands, `go perft` and `bench`, on a worker thread:
+//! the input loop keeps answering `isready` at once, and `stop`, `quit` or a
+//! `go` end them. Their lines go out through the session's `Output`.
+
+use crate::bench::run_bench_until;
+use crate::score::Depth;
+use crate::search::{Algorithm, Evaluation, SearchControl, SearchMode};
+use crate::uci::Output;
+use shakmaty::{CastlingMode, Chess};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+/// Stack for the worker: the bench searches recurse as deep as a `go`.
+const STACK_BYTES: usize = 64 << 20;
+
+/// A command running on its worker thread.
+pub struct Background {
+    what: &'static str,
+    control: Arc<SearchControl>,
+    handle: JoinHandle<()>,
+}
+
+impl Background {
+    /// Counts `go perft depth` (per root move, Stockfish's format).
+    pub fn perft(
+        out: Output,
+        pos: Chess,
+        depth: u32,
+        castling: CastlingMode,
+    ) -> Result<Background, String> {
+        Background::spawn("perft", move |control| {
+            let started = Instant::now();
+            let stopped = || control.is_stopped();
+            match crate::perft::divide_until(&pos, depth, &stopped) {
+                None => out.info_string("perft stopped"),
+                Some(counts) => {
+                    let mut total = if depth == 0 { 1 } else { 0 };
+                    for (m, n) in &counts {
+                        out.line(&format!("{}: {n}", m.to_uci(castling)));
+                        total += n;
+                    }
+                    out.line("");
+                    out.line(&format!("Nodes searched: {total}"));
+                    let ms = started.elapsed().as_millis().max(1);
+                    let nps = u128::from(total) * 1000 / ms;
+                    out.info_string(&format!("Time: {ms} ms, {nps} nps"));
+                }
+            }
+        })
+    }
+
+    /// Runs `bench depth`; its lines go out as `info string`.
+    pub fn bench(
+        out: Output,
+        depth: Depth,
+        algorithm: Algorithm,
+        mode: SearchMode,
+        evaluation: Evaluation,
+    ) -> Result<Background, String> {
+        Background::spawn("bench", move |control| {
+            let mut buffer = LineSink {
+                out: out.clone(),
+                pending: Vec::new(),
+            };
+            if let Err(e) =
+                run_bench_until(depth, algorithm, mode, evaluation, &mut buffer, &control)
+            {
+                out.info_string(&format!("bench: {e}"));
+            }
+        })
+    }
+
+    fn spawn(
+        what: &'static str,
+        job: impl FnOnce(Arc<SearchControl>) + Send + 'static,
+    ) -> Result<Background, String> {
+        let control = Arc::new(SearchControl::default());
+        let job_control = control.clone();
+        let handle = std::thread::Builder::new()
+            .name(what.into())
+            .stack_size(STACK_BYTES)
+            .spawn(move || job(job_control))
+            .map_err(|e| format!("cannot start the {what} thread: {e}"))?;
+        Ok(Background {
+            what,
+            control,
+            handle,
+        })
+    }
+
+    /// What runs: `perft` or `bench`.
+    pub fn what(&self) -> &'static str {
+        self.what
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.handle.is_finished()
+    }
+
+    /// Stops the command and waits for its thread (a stopped count or
+    /// search returns within a few thousand nodes).
+    pub fn stop(self, out: &Output) {
+        self.control.stop();
+        self.join(out);
+    }
+
+    /// Waits for a finished (or stopped) command.
+    pub fn join(self, out: &Output) {
+        if self.handle.join().is_err() {
+            out.info_string(&format!("internal error in {}", self.what));
+        }
+    }
+}
+
+/// Sends each whole line written to it out as one `info string`, blanks
+/// squeezed (bench pads its columns).
+struct LineSink {
+    out: Output,
+    pending: Vec<u8>,
+}
+
+impl std::io::Write for LineSink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.pending.extend_from_slice(buf);
+        while let Some(at) = self.pending.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = self.pending.drain(..=at).collect();
+            let text = String::from_utf8_lossy(&line);
+            let words: Vec<&str> = text.split_whitespace().collect();
+            self.out.info_string(&words.join(" "));
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}

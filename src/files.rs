@@ -1,0 +1,201 @@
+//! Files the engine reads and writes. Reads accept only regular files (a FIFO,
+//! a terminal or /dev/zero would block or never end) and stop at a size limit;
+//! writes go to `NAME.partial`, renamed to `NAME` only when complete.
+
+use std::fs::File;
+use std::io::{BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+
+/// The most a text input (EPD, PGN, data) may hold: far above any real one.
+pub const MAX_TEXT_BYTES: u64 = 4 << 30;
+
+/// Opens `path` for reading if it is a regular file of at most `max_bytes`.
+/// The type is checked before opening (opening a FIFO blocks) and again on
+/// the open file.
+pub fn open_regular(path: &Path, max_bytes: u64) -> Result<File, String> {
+    let shown = path.display();
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    check_meta(&meta, path, max_bytes)?;
+    let file = File::open(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| format!("cannot read {shown}: {e}"))?;
+    check_meta(&meta, path, max_bytes)?;
+    Ok(file)
+}
+
+fn check_meta(meta: &std::fs::Metadata, path: &Path, max_bytes: u64) -> Result<(), String> {
+    let shown = path.display();
+    if meta.is_dir() {
+        return Err(format!("{shown} is a directory, not a file"));
+    }
+    if !meta.is_file() {
+        return Err(format!(
+            "{shown} is not a regular file (a device, pipe or socket)"
+        ));
+    }
+    if meta.len() > max_bytes {
+        return Err(format!(
+            "{shown} has {} bytes, more than the {max_bytes} allowed",
+            meta.len()
+        ));
+    }
+    Ok(())
+}
+
+/// Reads a whole regular file of at most `max_bytes` (checked while reading
+/// too: the file may grow after the check).
+pub fn read_regular(path: &Path, max_bytes: u64) -> Result<Vec<u8>, String> {
+    let file = open_regular(path, max_bytes)?;
+    let mut bytes = Vec::new();
+    file.take(max_bytes.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(format!(
+            "{} has more than the {max_bytes} bytes allowed",
+            path.display()
+        ));
+    }
+    Ok(bytes)
+}
+
+/// [`read_regular`] as UTF-8 text.
+pub fn read_text(path: &Path, max_bytes: u64) -> Result<String, String> {
+    let bytes = read_regular(path, max_bytes)?;
+    String::from_utf8(bytes).map_err(|_| format!("{} is not UTF-8 text", path.display()))
+}
+
+/// `NAME.partial` beside `NAME`.
+pub fn partial_path(target: &Path) -> PathBuf {
+    let mut name = target.as_os_str().to_owned();
+    name.push(".partial");
+    PathBuf::from(name)
+}
+
+/// A file being written: the bytes go to `NAME.partial`, which `finish`
+/// renames to `NAME`. Dropped unfinished (an error, a panic), the partial
+/// file is removed and an existing `NAME` is left as it was.
+pub struct PartialFile {
+    writer: Option<BufWriter<File>>,
+    partial: PathBuf,
+    target: PathBuf,
+}
+
+impl PartialFile {
+    /// Creates `target.partial` (replacing a stale one).
+    pub fn create(target: &Path) -> Result<PartialFile, String> {
+        let partial = partial_path(target);
+        let file = File::create(&partial)
+            .map_err(|e| format!("cannot write {}: {e}", partial.display()))?;
+        Ok(PartialFile {
+            writer: Some(BufWriter::new(file)),
+            partial,
+            target: target.to_path_buf(),
+        })
+    }
+
+    /// Checks that `target` can be written, before any long work: creates
+    /// and removes its partial file.
+    pub fn check_writable(target: &Path) -> Result<(), String> {
+        let probe = PartialFile::create(target)?;
+        drop(probe);
+        Ok(())
+    }
+
+    /// Flushes and renames the partial file to its name.
+    pub fn finish(mut self) -> Result<(), String> {
+        let shown = self.partial.display().to_string();
+        let writer = self.writer.take().expect("present until finish");
+        let file = writer
+            .into_inner()
+            .map_err(|e| format!("cannot write {shown}: {}", e.error()))?;
+        file.sync_all()
+            .map_err(|e| format!("cannot write {shown}: {e}"))?;
+        drop(file);
+        std::fs::rename(&self.partial, &self.target)
+            .map_err(|e| format!("cannot rename {shown} to {}: {e}", self.target.display()))
+    }
+
+    fn writer(&mut self) -> &mut BufWriter<File> {
+        self.writer.as_mut().expect("present until finish")
+    }
+}
+
+impl Write for PartialFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.writer().write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.writer().flush()
+    }
+}
+
+impl Drop for PartialFile {
+    fn drop(&mut self) {
+        if self.writer.take().is_some() {
+            let _ = std::fs::remove_file(&self.partial);
+        }
+    }
+}
+
+/// Writes `bytes` to `target` through its partial file.
+pub fn write_whole(target: &Path, bytes: &[u8]) -> Result<(), String> {
+    let mut file = PartialFile::create(target)?;
+    file.write_all(bytes)
+        .map_err(|e| format!("cannot write {}: {e}", file.partial.display()))?;
+    file.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("stockman-files-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn only_regular_files_within_the_limit_are_read() {
+        let dir = scratch("read");
+        let file = dir.join("f.txt");
+        std::fs::write(&file, "12345").unwrap();
+        assert_eq!(read_regular(&file, 5).unwrap(), b"12345");
+        assert!(read_regular(&file, 4).unwrap_err().contains("more than"));
+        assert!(read_regular(&dir, 100).unwrap_err().contains("directory"));
+        let dev = read_regular(Path::new("/dev/zero"), 100).unwrap_err();
+        assert!(dev.contains("not a regular file"), "{dev}");
+        assert!(read_regular(&dir.join("missing"), 100).is_err());
+        std::fs::write(&file, [0xff, 0xfe]).unwrap();
+        assert!(read_text(&file, 10).unwrap_err().contains("UTF-8"));
+    }
+
+    #[test]
+    fn a_partial_file_replaces_the_target_only_when_finished() {
+        let dir = scratch("write");
+        let target = dir.join("out.txt");
+        std::fs::write(&target, "old").unwrap();
+        {
+            let mut f = PartialFile::create(&target).unwrap();
+            f.write_all(b"half").unwrap();
+            assert!(partial_path(&target).exists());
+        }
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "old");
+        assert!(
+            !partial_path(&target).exists(),
+            "an unfinished file is removed"
+        );
+        write_whole(&target, b"new").unwrap();
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
+        assert!(!partial_path(&target).exists());
+        let unwritable = dir.join("no-such-dir").join("x");
+        assert!(PartialFile::check_writable(&unwritable).is_err());
+        assert!(PartialFile::check_writable(&target).is_ok());
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
+    }
+}
