@@ -12,7 +12,11 @@ all: build
 build:
 	$(CARGO) rustc --release --bin stockman -- $(RUSTFLAGS_NATIVE) --emit link=$(EXE)
 
+# The whole test suite, installing what it needs first (python-chess).
 test:
+	python3 -c "import chess" 2>/dev/null \
+		|| python3 -m pip install --quiet --disable-pip-version-check chess==1.11.2 \
+		|| python3 -m pip install --quiet --disable-pip-version-check --break-system-packages chess==1.11.2
 	$(CARGO) test
 
 ci:
