@@ -44,12 +44,6 @@ impl Grain {
     }
 }
 
-impl Default for Grain {
-    fn default() -> Grain {
-        Grain::FULL
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -500,9 +500,9 @@ impl Searcher {
         // mate bound or not (the first MT-SSS* and MT-DUAL* passes, the
         // mate-distance passes after them), and move pruning waits until a
         // move has escaped being mated (`may_prune` below).
-        let window_is_plain = !pv_node || (is_plain(alpha) && is_plain(beta));
-        let may_prune_quiets = selective && !root && !pv_node && !in_check && window_is_plain;
-        let may_prune_by_see = selective && !root && !in_check && window_is_plain;
+        let pv_near_mate = pv_node && !(is_plain(alpha) && is_plain(beta));
+        let may_prune_quiets = selective && !root && !pv_node && !in_check;
+        let may_prune_by_see = selective && !root && !in_check && !pv_near_mate;
 
         loop {
             let m = match (index, tt_first) {
@@ -586,7 +586,7 @@ impl Searcher {
                 let mut reduction = 0;
                 if selective
                     && !root
-                    && window_is_plain
+                    && !pv_near_mate
                     && depth >= LMR_MIN_DEPTH
                     && move_index >= LMR_FIRST_MOVE
                     && quiet
