@@ -2,11 +2,9 @@
 //! and keeps the material that NegaScout does, at the same fixed depth.
 //! (Mates and being mated: `mates_and_draws.rs`, for every back end too.)
 
-use std::sync::Arc;
-use stockman::search::{
-    Algorithm, Limits, SearchControl, SearchMode, SearchParams, SearchTables, Searcher, search,
-};
-use stockman::tt::TranspositionTable;
+mod common;
+
+use stockman::search::{Algorithm, Limits, SearchMode, SearchParams};
 use stockman::{Board, Score, SearchResult};
 
 fn normal_search(board: &Board, algorithm: Algorithm, depth: i32) -> SearchResult {
@@ -15,14 +13,7 @@ fn normal_search(board: &Board, algorithm: Algorithm, depth: i32) -> SearchResul
         mode: SearchMode::Normal,
         ..SearchParams::default()
     };
-    let mut s = Searcher::new(
-        board.clone(),
-        Arc::new(TranspositionTable::new(16).unwrap()),
-        Box::<SearchTables>::default(),
-        Arc::new(SearchControl::default()),
-        SearchMode::Normal,
-    );
-    search(&mut s, &params, &Limits::depth(depth), &mut |_| {})
+    common::searching::search_fresh(board, &params, &Limits::depth(depth))
 }
 
 /// Win at Chess positions (FEN, best move, id) that NegaScout solves at depth 6.

@@ -6,9 +6,7 @@ mod common;
 
 use std::sync::Arc;
 use stockman::search::oracle;
-use stockman::search::{
-    Algorithm, Limits, SearchControl, SearchMode, SearchParams, SearchTables, Searcher, search,
-};
+use stockman::search::{Algorithm, Limits, SearchMode, SearchParams};
 use stockman::tt::TranspositionTable;
 use stockman::{Board, Score};
 
@@ -23,14 +21,7 @@ fn pure_search(
         mode: SearchMode::Pure,
         ..SearchParams::default()
     };
-    let mut s = Searcher::new(
-        board.clone(),
-        tt.clone(),
-        Box::<SearchTables>::default(),
-        Arc::new(SearchControl::default()),
-        SearchMode::Pure,
-    );
-    let r = search(&mut s, &params, &Limits::depth(depth), &mut |_| {});
+    let r = common::searching::search_with_tt(board, &params, &Limits::depth(depth), tt);
     assert_eq!(r.depth, depth);
     (r.score, r.best_move.expect("a legal move"))
 }

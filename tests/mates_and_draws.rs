@@ -2,13 +2,10 @@
 //! mode: mate-in-N as `mate N`, being mated as `mate -N`, stalemate and
 //! repetition as 0. Short mates are confirmed by the plain oracle first.
 
-use std::sync::Arc;
+mod common;
+
 use stockman::search::oracle;
-use stockman::search::{
-    Algorithm, Evaluation, Limits, SearchControl, SearchMode, SearchParams, SearchTables, Searcher,
-    search,
-};
-use stockman::tt::TranspositionTable;
+use stockman::search::{Algorithm, Evaluation, Limits, SearchMode, SearchParams};
 use stockman::{Board, Score};
 
 fn run(
@@ -33,14 +30,7 @@ fn run_with(
         evaluation,
         ..SearchParams::default()
     };
-    let mut s = Searcher::new(
-        board.clone(),
-        Arc::new(TranspositionTable::new(16).unwrap()),
-        Box::<SearchTables>::default(),
-        Arc::new(SearchControl::default()),
-        mode,
-    );
-    search(&mut s, &params, limits, &mut |_| {})
+    common::searching::search_fresh(board, &params, limits)
 }
 
 /// (FEN, N): the side to move mates in N moves, and not sooner (the oracle

@@ -4,6 +4,7 @@
 pub mod cli;
 pub mod engine_process;
 pub mod search_check;
+pub mod searching;
 
 use std::path::PathBuf;
 
