@@ -9,7 +9,7 @@ use crate::uci::Output;
 use shakmaty::{CastlingMode, Chess};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Stack for the worker: the bench searches recurse as deep as a `go`.
 const STACK_BYTES: usize = 64 << 20;
@@ -96,6 +96,20 @@ impl Background {
 
     pub fn is_finished(&self) -> bool {
         self.handle.is_finished()
+    }
+
+    /// Has the command finished, or does it within `grace`? A command has
+    /// written its last line a moment before its thread ends, and a client
+    /// may answer that line at once (`go perft` after `Nodes searched`).
+    pub fn finishes_within(&self, grace: Duration) -> bool {
+        let deadline = Instant::now() + grace;
+        while !self.is_finished() {
+            if Instant::now() >= deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        true
     }
 
     /// Stops the command and waits for its thread (a stopped count or

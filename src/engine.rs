@@ -18,6 +18,11 @@ use crate::uci::{Command, GoParams, Options, Output, PositionStart, parse};
 use std::sync::Arc;
 use std::time::Duration;
 
+/// How long a new `go perft` or `bench` waits for the previous one's thread
+/// to end after its last line (it ends within microseconds; a command still
+/// counting is refused after this).
+const BACKGROUND_GRACE: Duration = Duration::from_millis(100);
+
 /// Whether the input loop goes on.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -349,8 +354,17 @@ impl Engine {
         }
     }
 
-    /// Refuses a long command while a search or another one runs.
-    fn busy(&self, what: &str) -> bool {
+    /// Refuses a long command while a search or another one runs (one that
+    /// is just ending, its last line out, is waited for).
+    fn busy(&mut self, what: &str) -> bool {
+        if self
+            .background
+            .as_ref()
+            .is_some_and(|b| b.finishes_within(BACKGROUND_GRACE))
+            && let Some(b) = self.background.take()
+        {
+            b.join(&self.out);
+        }
         let busy = match (self.searches.is_running(), &self.background) {
             (true, _) => Some("a search"),
             (false, Some(b)) => Some(b.what()),
