@@ -4,8 +4,9 @@
 
 use super::backends::{self, Iteration};
 use super::node::Searcher;
-use super::{Limits, PvLine, SearchParams, SearchResult};
+use super::{Limits, PvLine, SearchMode, SearchParams, SearchResult};
 use crate::board::Board;
+use crate::known::rank_root_moves;
 use crate::score::{Depth, MAX_PLY, Score};
 use crate::time::TimeBudget;
 use crate::tt::Bound;
@@ -34,6 +35,8 @@ pub struct Info {
     pub nodes: u64,
     pub time: Duration,
     pub hashfull: u32,
+    /// Tablebase hits so far (`None`: no tables loaded).
+    pub tbhits: Option<u64>,
     pub pv: Vec<Move>,
 }
 
@@ -73,6 +76,8 @@ pub fn search(
     } else {
         allowed
     };
+    let allowed = use_tablebases(s, params, allowed);
+    let tbhits = |s: &Searcher| params.syzygy.tables.as_ref().map(|_| s.stats.tbhits);
 
     let overhead = Duration::from_millis(params.move_overhead_ms);
     let budget = TimeBudget::new(limits, s.board.turn(), overhead);
@@ -137,6 +142,7 @@ pub fn search(
                     nodes: s.stats.nodes,
                     time: s.control().elapsed(),
                     hashfull: s.tt.hashfull(),
+                    tbhits: tbhits(s),
                     pv: result.pv.clone(),
                 });
             }
@@ -157,6 +163,7 @@ pub fn search(
                 nodes: s.stats.nodes,
                 time: elapsed,
                 hashfull,
+                tbhits: tbhits(s),
                 pv: pv.clone(),
             });
         }
@@ -210,6 +217,30 @@ pub fn search(
     }
     result.stats = s.stats;
     result
+}
+
+/// Sets up the searcher's tablebase probes (none in Pure mode) and returns
+/// the root moves to search: when the root is in the tables, only those
+/// that keep its result (see `known::root`).
+fn use_tablebases(s: &mut Searcher, params: &SearchParams, allowed: Vec<Move>) -> Vec<Move> {
+    s.tb = None;
+    if params.mode == SearchMode::Pure {
+        return allowed;
+    }
+    s.tb = params.syzygy.search_probe();
+    let Some(tables) = &params.syzygy.tables else {
+        return allowed;
+    };
+    let Some(ranking) = rank_root_moves(&s.board, tables, &allowed, params.syzygy.fifty_move_rule)
+    else {
+        return allowed;
+    };
+    s.stats.tbhits += ranking.probes;
+    s.control().count_tbhits(ranking.probes);
+    if !ranking.search_probes() {
+        s.tb = None;
+    }
+    ranking.moves
 }
 
 /// How settled the search looks: a best move that stays put and a score that
