@@ -274,17 +274,6 @@ impl Board {
         repeated || pos.is_insufficient_material()
     }
 
-    /// Has the current position occurred before in the game (within the
-    /// reversible moves), even once?
-    pub fn occurred_before(&self) -> bool {
-        let n = self.stack.len() - 1;
-        let key = self.stack[n].key;
-        let reversible = (self.stack[n].pos.halfmoves() as usize).min(n);
-        (4..=reversible)
-            .step_by(2)
-            .any(|back| self.stack[n - back].key == key)
-    }
-
     /// Repetition: the current key occurred before within the reversible
     /// moves, once since the root (twofold) or twice in all (threefold).
     pub fn is_repetition(&self) -> bool {

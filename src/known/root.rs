@@ -107,10 +107,12 @@ pub fn rank_root_moves(
     })
 }
 
-/// The DTZ rank of root move `m` (Stockfish's `root_probe`): wins within the
-/// fifty-move rule all rank `MAX_DTZ` (unless the root has occurred before:
-/// then the quicker the better), later wins below by their distance, draws
-/// 0, losses the mirror image. `child` is a scratch copy of `board`.
+/// The DTZ rank of root move `m` (after Stockfish's `root_probe`): a win
+/// ranks higher the sooner it zeroes, so that only the quickest wins are
+/// kept and every move makes progress (an engine left to choose among all
+/// winning moves can shuffle into a repetition); losses within the
+/// fifty-move rule all rank the same, later ones above by their distance.
+/// `child` is a scratch copy of `board`.
 fn dtz_rank(
     board: &Board,
     child: &mut Board,
@@ -123,13 +125,8 @@ fn dtz_rank(
     let dtz = move_dtz(child, tables, probes);
     child.undo();
     let dtz = dtz?;
-    let repeated = board.occurred_before();
     Some(if dtz > 0 {
-        if dtz + clock < FIFTY_MOVES && !repeated {
-            MAX_DTZ
-        } else {
-            MAX_DTZ - (dtz + clock)
-        }
+        MAX_DTZ - (dtz + clock)
     } else if dtz < 0 {
         if -dtz * 2 + clock < FIFTY_MOVES {
             -MAX_DTZ
