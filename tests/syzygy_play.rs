@@ -95,7 +95,7 @@ fn positions(
     let mut rng = SplitMix(seed);
     let mut found = Vec::new();
     while found.len() < count {
-        let white_moves = wanted == Wdl::Win || rng.next() % 2 == 0;
+        let white_moves = wanted == Wdl::Win || rng.next().is_multiple_of(2);
         let b = random_position(&mut rng, material, white_moves);
         let pos = b.pos();
         if pos.is_game_over() || tables.wdl(pos) != Some(wanted) {

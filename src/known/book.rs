@@ -57,7 +57,7 @@ impl Book {
         if bytes.is_empty() {
             return Err("empty book".to_string());
         }
-        if bytes.len() % RECORD != 0 {
+        if !bytes.len().is_multiple_of(RECORD) {
             return Err(format!(
                 "truncated or not a Polyglot book ({} bytes, not a multiple of {RECORD})",
                 bytes.len()

@@ -182,3 +182,42 @@ fn wdl_rank(child: &mut Board, tables: &Tablebases, m: Move, probes: &mut u64) -
         Wdl::Loss => -MAX_DTZ,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ranked(fen: &str, rule: FiftyMoveRule) -> (Board, RootRanking) {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
+        let tables = Tablebases::load(dir).tables.expect("the test tables");
+        let board = Board::from_fen(fen).unwrap();
+        let moves = board.legal_moves().to_vec();
+        let ranking = rank_root_moves(&board, &tables, &moves, rule).expect("in the tables");
+        (board, ranking)
+    }
+
+    #[test]
+    fn a_lost_queen_is_saved_only_by_the_capture() {
+        let (board, r) = ranked("8/8/8/4k3/8/3r4/8/3QK3 b - - 0 1", FiftyMoveRule::Counted);
+        assert_eq!(r.outcome, TbOutcome::Draw);
+        let moves: Vec<String> = r.moves.iter().map(|&m| board.uci(m)).collect();
+        assert_eq!(moves, ["d3d1"]);
+        assert!(!r.search_probes());
+    }
+
+    #[test]
+    fn a_win_past_the_fifty_move_rule_is_a_draw_only_when_it_counts() {
+        // KQ v K with the clock at 90: no mate within 10 plies from here.
+        let fen = "8/8/8/4k3/8/8/8/3QK3 w - - 90 80";
+        assert_eq!(
+            ranked(fen, FiftyMoveRule::Counted).1.outcome,
+            TbOutcome::Draw
+        );
+        assert_eq!(
+            ranked(fen, FiftyMoveRule::Ignored).1.outcome,
+            TbOutcome::Win
+        );
+        let (_, r) = ranked("8/8/8/4k3/8/8/8/3QK3 w - - 0 1", FiftyMoveRule::Counted);
+        assert_eq!((r.outcome, r.ranked_by), (TbOutcome::Win, RankedBy::Dtz));
+    }
+}

@@ -279,3 +279,50 @@ pub fn wdl_value(wdl: Wdl, ply: Ply, rule: FiftyMoveRule) -> TbValue {
     };
     TbValue { score, bound }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+
+    #[test]
+    fn wins_and_losses_bound_and_draws_are_exact() {
+        let counted = FiftyMoveRule::Counted;
+        let v = wdl_value(Wdl::Win, 3, counted);
+        assert_eq!((v.score, v.bound), (Score::tb_win_in(3), Bound::Lower));
+        let v = wdl_value(Wdl::Loss, 3, counted);
+        assert_eq!((v.score, v.bound), (Score::tb_loss_in(3), Bound::Upper));
+        assert_eq!(wdl_value(Wdl::Draw, 3, counted).bound, Bound::Exact);
+        assert_eq!(wdl_value(Wdl::CursedWin, 3, counted).score, Score(2));
+        let ignored = FiftyMoveRule::Ignored;
+        assert_eq!(
+            wdl_value(Wdl::CursedWin, 3, ignored).score,
+            Score::tb_win_in(3)
+        );
+        assert_eq!(
+            wdl_value(Wdl::BlessedLoss, 3, ignored).score,
+            Score::tb_loss_in(3)
+        );
+    }
+
+    #[test]
+    fn the_search_probes_only_after_zeroing_moves_within_the_limit() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
+        let tables = Tablebases::load(dir).tables.expect("the test tables");
+        let mut config = SyzygyConfig {
+            tables: Some(tables),
+            ..SyzygyConfig::default()
+        };
+        let probe = config.search_probe().unwrap();
+        let fresh = Board::from_fen("8/8/8/4k3/8/8/8/3QK3 b - - 0 1").unwrap();
+        let later = Board::from_fen("8/8/8/4k3/8/8/8/3QK3 b - - 3 9").unwrap();
+        assert!(probe.wants(fresh.pos(), 1));
+        assert!(!probe.wants(later.pos(), 1));
+        let v = probe.value(fresh.pos(), 2).unwrap();
+        assert_eq!(v.score, Score::tb_loss_in(2));
+        config.probe_limit = 2;
+        assert!(!config.search_probe().unwrap().wants(fresh.pos(), 1));
+        config.probe_limit = 0;
+        assert!(config.search_probe().is_none());
+    }
+}

@@ -37,7 +37,11 @@ fn place(white: &str, black: &str, rng: &mut SplitMix) -> Option<Board> {
         }
         squares[free[(rng.next() % free.len() as u64) as usize]] = Some(piece);
     }
-    let turn = if rng.next() % 2 == 0 { "w" } else { "b" };
+    let turn = if rng.next().is_multiple_of(2) {
+        "w"
+    } else {
+        "b"
+    };
     Board::from_fen(&format!("{} {turn} - - 0 1", placement(&squares))).ok()
 }
 
