@@ -56,9 +56,12 @@ fn probes_agree_with_python_chess_on_1000_positions() {
 }
 
 #[test]
-fn the_copied_tables_are_all_found() {
+fn the_copied_tables_are_all_found_once() {
     let t = tables();
     assert_eq!((t.count(), t.dtz_count(), t.max_pieces()), (9, 9, 4));
+    let dir = common::repo_path(TABLES).display().to_string();
+    let twice = Tablebases::load(&format!("{dir}:{dir}")).tables.unwrap();
+    assert_eq!((twice.count(), twice.dtz_count()), (9, 9));
 }
 
 #[test]

@@ -77,19 +77,24 @@ impl Tablebases {
 
     fn from_files(files: &[PathBuf], problems: &mut Vec<String>) -> Tablebases {
         let mut tables = Tablebase::new();
-        let (mut wdl_tables, mut dtz_tables) = (0, 0);
+        // By name: a table found in two directories counts once.
+        let (mut wdl, mut dtz) = (BTreeSet::new(), BTreeSet::new());
         for file in files {
+            let name = file.file_name().map(|n| n.to_os_string());
             match tables.add_file(file) {
-                Ok(()) if file.extension().is_some_and(|e| e == "rtbw") => wdl_tables += 1,
-                Ok(()) => dtz_tables += 1,
-                Err(e) => problems.push(format!("{} not usable: {e}", file.display())),
-            }
+                Ok(()) if file.extension().is_some_and(|e| e == "rtbw") => wdl.insert(name),
+                Ok(()) => dtz.insert(name),
+                Err(e) => {
+                    problems.push(format!("{} not usable: {e}", file.display()));
+                    false
+                }
+            };
         }
         let max_pieces = tables.max_pieces();
         Tablebases {
             tables,
-            wdl_tables,
-            dtz_tables,
+            wdl_tables: wdl.len(),
+            dtz_tables: dtz.len(),
             max_pieces,
         }
     }
