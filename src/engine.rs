@@ -5,6 +5,8 @@
 use crate::background::Background;
 use crate::board::Board;
 use crate::eval::evaluate;
+use crate::known::KnownBase;
+use crate::known::syzygy::SyzygyConfig;
 use crate::nnue::{Network, NetworkEvaluator};
 use crate::score::Depth;
 use crate::search::driver::MAX_DEPTH;
@@ -13,7 +15,7 @@ use crate::search::static_eval::network_evaluate;
 use crate::search::{Evaluation, Limits, SearchMode, SearchParams};
 use crate::search_thread::{SearchSetup, Searches};
 use crate::tt::TranspositionTable;
-use crate::uci::options::{DECLARATIONS, EVAL_FILE_BUILT_IN, OptionEffect};
+use crate::uci::options::{BOOK_FILE_NONE, DECLARATIONS, EVAL_FILE_BUILT_IN, OptionEffect};
 use crate::uci::{Command, GoParams, Options, Output, PositionStart, parse};
 use std::sync::Arc;
 use std::time::Duration;
@@ -43,6 +45,8 @@ pub struct Engine {
     searches: Searches,
     /// A `go perft` or `bench` on its worker thread.
     background: Option<Background>,
+    /// The tablebases and the opening book.
+    known: KnownBase,
     debug: bool,
 }
 
@@ -60,6 +64,7 @@ impl Engine {
             network: Network::embedded(),
             searches: Searches::default(),
             background: None,
+            known: KnownBase::default(),
             debug: false,
         }
     }
@@ -96,6 +101,7 @@ impl Engine {
                 self.apply_pending_resize();
                 self.tt.clear();
                 self.searches.clear_tables();
+                self.known.new_game();
             }
             Command::Position { start, moves } => self.set_position(start, &moves),
             Command::Go(go) => self.go(go),
@@ -202,6 +208,17 @@ impl Engine {
                 }
             }
             Ok(OptionEffect::LoadNetwork { previous }) => self.load_network(previous),
+            Ok(OptionEffect::LoadTablebases) => {
+                for line in self.known.load_tables(&self.options.syzygy_path) {
+                    self.out.info_string(&line);
+                }
+            }
+            Ok(OptionEffect::LoadBook) => {
+                let file = &self.options.book_file;
+                let file = (file != BOOK_FILE_NONE).then_some(file.as_str());
+                let message = self.known.load_book(file);
+                self.out.info_string(&message);
+            }
             Err(message) => self.out.info_string(&message),
         }
         if self.debug {
@@ -314,6 +331,9 @@ impl Engine {
         }
         self.apply_pending_resize();
         let limits = self.limits_from(&go);
+        if self.play_from_book(&limits) {
+            return;
+        }
         let params = SearchParams {
             algorithm: self.options.algorithm,
             mode: self.search_mode(),
@@ -322,6 +342,12 @@ impl Engine {
             multipv: self.options.multipv,
             move_overhead_ms: self.options.move_overhead_ms,
             mt_grain: self.options.mt_grain,
+            syzygy: SyzygyConfig {
+                tables: self.known.tables(),
+                probe_depth: self.options.syzygy_probe_depth,
+                probe_limit: self.options.syzygy_probe_limit,
+                fifty_move_rule: self.options.syzygy_fifty_move_rule,
+            },
         };
         self.out
             .info_string(&format!("algorithm {}", params.algorithm));
@@ -334,6 +360,27 @@ impl Engine {
             show_wdl: self.options.show_wdl,
             threads: self.options.threads,
         });
+    }
+
+    /// With `OwnBook` on, plays the book's move without a search (not for
+    /// `infinite`, `ponder` or `searchmoves`, which expect one). True when
+    /// the `bestmove` is out.
+    fn play_from_book(&mut self, limits: &Limits) -> bool {
+        if !self.options.own_book
+            || limits.infinite
+            || limits.ponder
+            || !limits.searchmoves.is_empty()
+        {
+            return false;
+        }
+        let Some(choice) = self.known.book_move(&self.board, self.options.book_pick) else {
+            return false;
+        };
+        let mv = self.board.uci(choice.mv);
+        self.out
+            .info_string(&format!("book move {mv} (weight {})", choice.weight));
+        self.out.line(&format!("bestmove {mv}"));
+        true
     }
 
     /// Stops a running `go perft` or `bench` and waits for its thread.

@@ -1,6 +1,7 @@
 //! `Score`: a position's value in centipawns from the side to move, with mate
 //! scores encoded as distance from the root, and the conversions a TT and the
-//! UCI protocol need. Also the `Depth` and `Ply` types.
+//! UCI protocol need; tablebase wins and losses in a band just below the
+//! mate scores. Also the `Depth` and `Ply` types.
 
 use std::fmt;
 use std::ops::{Add, Neg, Sub};
@@ -26,6 +27,11 @@ impl Score {
     pub const INFINITE: Score = Score(32_001);
     /// Scores at or beyond this magnitude are mate scores.
     pub const MATE_BOUND: Score = Score(32_000 - MAX_PLY as i32);
+    /// A tablebase win at the root; one found `n` plies down is `TB_WIN - n`.
+    /// Below every mate score, above every evaluation.
+    pub const TB_WIN: Score = Score(Self::MATE_BOUND.0 - 1);
+    /// Scores at or beyond this magnitude (and below mates) are tablebase results.
+    pub const TB_BOUND: Score = Score(Self::TB_WIN.0 - MAX_PLY as i32);
 
     #[inline]
     pub const fn cp(v: i32) -> Score {
@@ -44,6 +50,30 @@ impl Score {
         Score(-Self::MATE.0 + ply as i32)
     }
 
+    /// The side to move wins by the tablebases, `ply` plies from the root.
+    #[inline]
+    pub const fn tb_win_in(ply: Ply) -> Score {
+        Score(Self::TB_WIN.0 - ply as i32)
+    }
+
+    /// The side to move loses by the tablebases, `ply` plies from the root.
+    #[inline]
+    pub const fn tb_loss_in(ply: Ply) -> Score {
+        Score(-Self::TB_WIN.0 + ply as i32)
+    }
+
+    /// A tablebase win or loss (not a mate).
+    #[inline]
+    pub const fn is_tb_result(self) -> bool {
+        self.0.abs() >= Self::TB_BOUND.0 && self.0.abs() < Self::MATE_BOUND.0
+    }
+
+    /// A mate or a tablebase result: a value no evaluation produces.
+    #[inline]
+    pub const fn is_decisive(self) -> bool {
+        self.0.abs() >= Self::TB_BOUND.0 && self.0.abs() <= Self::MATE.0
+    }
+
     #[inline]
     pub const fn is_mate(self) -> bool {
         self.0.abs() >= Self::MATE_BOUND.0 && self.0.abs() <= Self::MATE.0
@@ -59,12 +89,13 @@ impl Score {
         Some(if self.0 > 0 { moves } else { -moves })
     }
 
-    /// Converts a root-relative mate score into a node-relative one for storage.
+    /// Converts a root-relative mate (or tablebase) score into a
+    /// node-relative one for storage.
     #[inline]
     pub const fn to_tt(self, ply: Ply) -> Score {
-        if self.0 >= Self::MATE_BOUND.0 {
+        if self.0 >= Self::TB_BOUND.0 {
             Score(self.0 + ply as i32)
-        } else if self.0 <= -Self::MATE_BOUND.0 {
+        } else if self.0 <= -Self::TB_BOUND.0 {
             Score(self.0 - ply as i32)
         } else {
             self
@@ -74,9 +105,9 @@ impl Score {
     /// Converts a stored node-relative mate score back to root-relative at `ply`.
     #[inline]
     pub const fn from_tt(self, ply: Ply) -> Score {
-        if self.0 >= Self::MATE_BOUND.0 {
+        if self.0 >= Self::TB_BOUND.0 {
             Score(self.0 - ply as i32)
-        } else if self.0 <= -Self::MATE_BOUND.0 {
+        } else if self.0 <= -Self::TB_BOUND.0 {
             Score(self.0 + ply as i32)
         } else {
             self
@@ -139,6 +170,8 @@ mod tests {
                 Score::mated_in(9),
                 Score::cp(123),
                 Score::cp(-5),
+                Score::tb_win_in(4),
+                Score::tb_loss_in(11),
             ] {
                 assert_eq!(s.to_tt(ply).from_tt(ply), s);
             }
@@ -148,5 +181,22 @@ mod tests {
         assert_eq!(Score::mated_in(8).to_tt(3), Score::mated_in(5));
         // Read back at ply 1, it is mate-in-6 from the root.
         assert_eq!(Score::mate_in(5).from_tt(1), Score::mate_in(6));
+        assert_eq!(Score::tb_win_in(8).to_tt(3), Score::tb_win_in(5));
+    }
+
+    #[test]
+    fn tablebase_results_lie_between_evaluations_and_mates() {
+        for ply in 0..MAX_PLY {
+            let (win, loss) = (Score::tb_win_in(ply), Score::tb_loss_in(ply));
+            assert!(win.is_tb_result() && loss.is_tb_result(), "{ply}");
+            assert!(!win.is_mate() && win.is_decisive());
+            assert!(win < Score::mate_in(MAX_PLY) && loss > Score::mated_in(MAX_PLY));
+            assert!(!Score::mate_in(ply).is_tb_result());
+        }
+        assert!(!Score::cp(5000).is_decisive());
+        assert_eq!(
+            Score::tb_win_in(0).to_string(),
+            format!("cp {}", Score::TB_WIN.0)
+        );
     }
 }

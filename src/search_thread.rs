@@ -47,6 +47,8 @@ pub struct Reporter {
     tt: Arc<TranspositionTable>,
     /// The move played if no iteration finishes (the first allowed one).
     first_move: Option<Move>,
+    /// Tables are loaded: `info` lines show `tbhits`.
+    shows_tbhits: bool,
     state: Mutex<Reported>,
 }
 
@@ -75,8 +77,20 @@ impl Reporter {
             failures: Arc::default(),
             tt,
             first_move,
+            shows_tbhits: false,
             state: Mutex::new(Reported::default()),
         }
+    }
+
+    /// Shows `tbhits` in the `info` lines (tables are loaded).
+    pub fn with_tbhits(mut self, shows: bool) -> Reporter {
+        self.shows_tbhits = shows;
+        self
+    }
+
+    /// The tablebase hits of all threads, given the main thread's.
+    fn tbhits(&self, main: u64) -> Option<u64> {
+        self.shows_tbhits.then(|| main + self.helpers.tbhits())
     }
 
     fn state(&self) -> MutexGuard<'_, Reported> {
@@ -102,6 +116,7 @@ impl Reporter {
         }
         let mut info = info.clone();
         info.nodes += self.helpers.nodes();
+        info.tbhits = info.tbhits.and_then(|t| self.tbhits(t));
         self.out
             .line(&format_info(&info, &self.board, self.show_wdl));
         st.printed_nodes = Some(info.nodes);
@@ -218,6 +233,7 @@ impl Reporter {
             nodes,
             time: self.main.elapsed(),
             hashfull: self.tt.hashfull(),
+            tbhits: self.tbhits(result.stats.tbhits.max(self.main.tbhits())),
             pv,
         }
     }
@@ -353,14 +369,17 @@ impl Searches {
         }
         let board = setup.board.search_copy();
         let control = Arc::new(SearchControl::new(setup.limits.ponder));
-        let reporter = Arc::new(Reporter::new(
-            setup.out,
-            board.clone(),
-            &setup.limits,
-            setup.show_wdl,
-            setup.tt.clone(),
-            control.clone(),
-        ));
+        let reporter = Arc::new(
+            Reporter::new(
+                setup.out,
+                board.clone(),
+                &setup.limits,
+                setup.show_wdl,
+                setup.tt.clone(),
+                control.clone(),
+            )
+            .with_tbhits(setup.params.syzygy.tables.is_some()),
+        );
         let job = SearchJob {
             board,
             tt: setup.tt,

@@ -15,6 +15,8 @@ pub struct SearchControl {
     /// its count in steps as it polls): what `info nodes` shows of threads
     /// other than the reporting one.
     nodes: AtomicU64,
+    /// Tablebase hits of the threads under this control.
+    tbhits: AtomicU64,
 }
 
 impl Default for SearchControl {
@@ -30,6 +32,7 @@ impl SearchControl {
             pondering: AtomicBool::new(pondering),
             clock_start: Mutex::new(Instant::now()),
             nodes: AtomicU64::new(0),
+            tbhits: AtomicU64::new(0),
         }
     }
 
@@ -56,6 +59,17 @@ impl SearchControl {
     /// Nodes counted by all threads under this control.
     pub fn nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)
+    }
+
+    /// Adds `n` tablebase hits of one of the threads.
+    #[inline]
+    pub fn count_tbhits(&self, n: u64) {
+        self.tbhits.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// Tablebase hits of all threads under this control.
+    pub fn tbhits(&self) -> u64 {
+        self.tbhits.load(Ordering::Relaxed)
     }
 
     /// The opponent played the expected move: our clock runs from now.

@@ -4,8 +4,10 @@
 
 use super::backends::{self, Iteration};
 use super::node::Searcher;
-use super::{Limits, PvLine, SearchParams, SearchResult};
+use super::{Limits, PvLine, SearchMode, SearchParams, SearchResult};
 use crate::board::Board;
+use crate::known::rank_root_moves;
+use crate::known::root::TbOutcome;
 use crate::score::{Depth, MAX_PLY, Score};
 use crate::time::TimeBudget;
 use crate::tt::Bound;
@@ -34,6 +36,8 @@ pub struct Info {
     pub nodes: u64,
     pub time: Duration,
     pub hashfull: u32,
+    /// Tablebase hits so far (`None`: no tables loaded).
+    pub tbhits: Option<u64>,
     pub pv: Vec<Move>,
 }
 
@@ -73,6 +77,9 @@ pub fn search(
     } else {
         allowed
     };
+    let (allowed, root_tb) = use_tablebases(s, params, allowed);
+    let shown = |score: Score| shown_score(score, root_tb);
+    let tbhits = |s: &Searcher| params.syzygy.tables.as_ref().map(|_| s.stats.tbhits);
 
     let overhead = Duration::from_millis(params.move_overhead_ms);
     let budget = TimeBudget::new(limits, s.board.turn(), overhead);
@@ -132,11 +139,12 @@ pub fn search(
                     depth,
                     seldepth: s.stats.seldepth,
                     multipv: 1,
-                    score: b.score,
+                    score: shown(b.score),
                     bound: Bound::Lower,
                     nodes: s.stats.nodes,
                     time: s.control().elapsed(),
                     hashfull: s.tt.hashfull(),
+                    tbhits: tbhits(s),
                     pv: result.pv.clone(),
                 });
             }
@@ -152,11 +160,12 @@ pub fn search(
                 depth,
                 seldepth: s.stats.seldepth,
                 multipv: index + 1,
-                score: it.score,
+                score: shown(it.score),
                 bound: Bound::Exact,
                 nodes: s.stats.nodes,
                 time: elapsed,
                 hashfull,
+                tbhits: tbhits(s),
                 pv: pv.clone(),
             });
         }
@@ -209,7 +218,54 @@ pub fn search(
         }
     }
     result.stats = s.stats;
+    // What the user sees (the search above compared the searched values).
+    result.score = shown(result.score);
+    for line in &mut result.lines {
+        line.score = shown(line.score);
+    }
     result
+}
+
+/// Sets up the searcher's tablebase probes (none in Pure mode) and returns
+/// the root moves to search: when the root is in the tables, only those
+/// that keep its result (see `known::root`), and that result.
+fn use_tablebases(
+    s: &mut Searcher,
+    params: &SearchParams,
+    allowed: Vec<Move>,
+) -> (Vec<Move>, Option<TbOutcome>) {
+    s.tb = None;
+    if params.mode == SearchMode::Pure {
+        return (allowed, None);
+    }
+    s.tb = params.syzygy.search_probe();
+    let Some(tables) = &params.syzygy.tables else {
+        return (allowed, None);
+    };
+    let Some(ranking) = rank_root_moves(&s.board, tables, &allowed, params.syzygy.fifty_move_rule)
+    else {
+        return (allowed, None);
+    };
+    s.stats.tbhits += ranking.probes;
+    s.control().count_tbhits(ranking.probes);
+    if !ranking.search_probes() {
+        s.tb = None;
+    }
+    (ranking.moves, Some(ranking.outcome))
+}
+
+/// The score shown for a root the tables know: their result, unless the
+/// search has found a mate (a known win shows as the tablebase win at the
+/// root, a draw as 0), so that a GUI or a bot reading the score sees a
+/// won, drawn or lost ending for what it is.
+fn shown_score(score: Score, root_tb: Option<TbOutcome>) -> Score {
+    match root_tb {
+        _ if score.is_mate() => score,
+        Some(TbOutcome::Win) => Score::TB_WIN,
+        Some(TbOutcome::Draw) => Score::DRAW,
+        Some(TbOutcome::Loss) => -Score::TB_WIN,
+        None => score,
+    }
 }
 
 /// How settled the search looks: a best move that stays put and a score that

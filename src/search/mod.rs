@@ -29,6 +29,7 @@ pub use node::{SearchTables, Searcher};
 pub use reusable::ReusableSearch;
 pub use static_eval::Evaluation;
 
+use crate::known::SyzygyConfig;
 use crate::nnue::Network;
 use crate::score::{Depth, Score};
 use grain::Grain;
@@ -123,6 +124,8 @@ pub struct SearchParams {
     /// The evaluation's grain for the MT back ends (MTDf, SSS, DUAL) in
     /// Normal mode; the others, and Pure mode, always use the full resolution.
     pub mt_grain: Grain,
+    /// The endgame tablebases and how the search uses them (not in Pure mode).
+    pub syzygy: SyzygyConfig,
 }
 
 impl SearchParams {
@@ -146,6 +149,7 @@ impl Default for SearchParams {
             multipv: 1,
             move_overhead_ms: 10,
             mt_grain: Grain::MT_DEFAULT,
+            syzygy: SyzygyConfig::default(),
         }
     }
 }
@@ -166,6 +170,8 @@ pub struct SearchStats {
     pub passes: u64,
     /// Root re-searches after an aspiration or null-window failure.
     pub researches: u64,
+    /// Tablebase probes that gave a result (in search and at the root).
+    pub tbhits: u64,
 }
 
 /// One principal variation of a finished search.

@@ -16,6 +16,8 @@ use super::static_eval::{Evaluation, StaticEval};
 use super::{SearchMode, SearchStats};
 use crate::board::{Board, RepetitionRule, gives_check};
 use crate::eval::{SEE_VALUE, role_index};
+use crate::known::TbProbe;
+use crate::known::syzygy::TbValue;
 use crate::score::{Depth, MAX_PLY, Ply, Score};
 use crate::tactical_moves::tactical_moves;
 use crate::time::TimeBudget;
@@ -30,6 +32,9 @@ const STOP_CHECK_INTERVAL: u64 = 1024;
 const MAX_QUIETS_TRACKED: usize = 64;
 /// Captures remembered per node for the capture-history malus.
 const MAX_CAPTURES_TRACKED: usize = 32;
+/// A tablebase result is stored as this much deeper than the node: no
+/// search of the usual depths knows more (Stockfish's +6).
+const TB_DEPTH_BONUS: Depth = 6;
 
 /// How interior nodes search their children.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -131,6 +136,8 @@ pub struct Searcher {
     root_depth: Depth,
     /// The static evaluation is rounded to a multiple of this (see `Grain`).
     pub grain: Grain,
+    /// The WDL probe of the endgame tablebases (`None`: no probes).
+    pub tb: Option<TbProbe>,
 }
 
 impl Searcher {
@@ -166,6 +173,7 @@ impl Searcher {
             excluded: [None; MAX_PLY + 1],
             root_depth: 0,
             grain: Grain::FULL,
+            tb: None,
         }
     }
 
@@ -246,6 +254,20 @@ impl Searcher {
             SearchMode::Pure => raw,
         };
         (raw, leaf)
+    }
+
+    /// The tablebases' value of the current node, when they are probed here
+    /// (counted as a tbhit).
+    #[inline]
+    fn tablebase_value(&mut self, depth: Depth, ply: Ply) -> Option<TbValue> {
+        let tb = self.tb.as_ref()?;
+        if !tb.wants(self.board.pos(), depth) {
+            return None;
+        }
+        let value = tb.value(self.board.pos(), ply)?;
+        self.stats.tbhits += 1;
+        self.control.count_tbhits(1);
+        Some(value)
     }
 
     /// Counts a node and decides whether the search must stop.
@@ -354,6 +376,25 @@ impl Searcher {
             && let Some(score) = h.cut(depth, alpha, beta, !selective)
         {
             return score;
+        }
+
+        // The tablebases know this node's value (right after a capture or a
+        // pawn move): a bound on the right side of the window ends the node.
+        if !root
+            && excluded.is_none()
+            && let Some(tb) = self.tablebase_value(depth, ply)
+        {
+            let cuts = match tb.bound {
+                Bound::Exact => true,
+                Bound::Lower => tb.score >= beta,
+                Bound::Upper => tb.score <= alpha,
+            };
+            if cuts {
+                let stored_depth = (depth + TB_DEPTH_BONUS).min(MAX_PLY as Depth - 1);
+                self.tt
+                    .store(key, ply, None, tb.score, stored_depth, tb.bound);
+                return tb.score;
+            }
         }
 
         // Pruning before any move is searched (Normal mode, quiet nodes only).

@@ -94,10 +94,11 @@ pub fn lmr_reduction(depth: Depth, index: usize) -> Depth {
     table[d][index.min(LMR_TABLE_SIZE - 1)]
 }
 
-/// Is a score far enough from mate that bound-based pruning may use it?
+/// Is a score far enough from mate (and from tablebase results) that
+/// bound-based pruning may use it?
 #[inline]
 pub fn is_plain(score: Score) -> bool {
-    !score.is_mate() && score.0.abs() < Score::MATE_BOUND.0
+    score.0.abs() < Score::TB_BOUND.0
 }
 
 /// Is `beta` no real bound at a node `ply` plies from the root: no value

@@ -2,6 +2,9 @@
 //! default, range), case-insensitive lookup, and typed values with clear
 //! errors for unknown names and bad or out-of-range values.
 
+use crate::known::syzygy::{self, FiftyMoveRule};
+use crate::known::{BookPick, table_files};
+use crate::score::Depth;
 use crate::search::grain::Grain;
 use crate::search::{Algorithm, Evaluation};
 
@@ -93,7 +96,43 @@ pub const DECLARATIONS: &[OptionDecl] = &[
     },
     OptionDecl {
         name: "SyzygyPath",
-        kind: OptionKind::Text { default: "<empty>" },
+        kind: OptionKind::Text {
+            default: table_files::EMPTY_PATH,
+        },
+    },
+    OptionDecl {
+        name: "SyzygyProbeDepth",
+        kind: OptionKind::Spin {
+            default: syzygy::DEFAULT_PROBE_DEPTH as i64,
+            min: 1,
+            max: 100,
+        },
+    },
+    OptionDecl {
+        name: "Syzygy50MoveRule",
+        kind: OptionKind::Check { default: true },
+    },
+    OptionDecl {
+        name: "SyzygyProbeLimit",
+        kind: OptionKind::Spin {
+            default: syzygy::DEFAULT_PROBE_LIMIT as i64,
+            min: 0,
+            max: 7,
+        },
+    },
+    OptionDecl {
+        name: "OwnBook",
+        kind: OptionKind::Check { default: false },
+    },
+    OptionDecl {
+        name: "BookFile",
+        kind: OptionKind::Text {
+            default: BOOK_FILE_NONE,
+        },
+    },
+    OptionDecl {
+        name: "BookBestMove",
+        kind: OptionKind::Check { default: false },
     },
     OptionDecl {
         name: "EvalFile",
@@ -217,6 +256,9 @@ pub fn find(name: &str) -> Option<&'static OptionDecl> {
         .find(|d| d.name.eq_ignore_ascii_case(name))
 }
 
+/// `BookFile`'s value for no book (so is an empty value).
+pub const BOOK_FILE_NONE: &str = "<empty>";
+
 /// `EvalFile`'s value for the network built into the binary (so is an empty value).
 pub const EVAL_FILE_BUILT_IN: &str = "<built-in>";
 
@@ -231,6 +273,13 @@ pub struct Options {
     pub chess960: bool,
     pub show_wdl: bool,
     pub syzygy_path: String,
+    pub syzygy_probe_depth: Depth,
+    pub syzygy_fifty_move_rule: FiftyMoveRule,
+    pub syzygy_probe_limit: usize,
+    pub own_book: bool,
+    /// A Polyglot book file, or `BOOK_FILE_NONE`.
+    pub book_file: String,
+    pub book_pick: BookPick,
     /// A network file for `Evaluation Network`, or `EVAL_FILE_BUILT_IN`.
     pub eval_file: String,
     pub algorithm: Algorithm,
@@ -250,7 +299,13 @@ impl Default for Options {
             multipv: 1,
             chess960: false,
             show_wdl: false,
-            syzygy_path: String::new(),
+            syzygy_path: table_files::EMPTY_PATH.to_string(),
+            syzygy_probe_depth: syzygy::DEFAULT_PROBE_DEPTH,
+            syzygy_fifty_move_rule: FiftyMoveRule::Counted,
+            syzygy_probe_limit: syzygy::DEFAULT_PROBE_LIMIT,
+            own_book: false,
+            book_file: BOOK_FILE_NONE.to_string(),
+            book_pick: BookPick::ByWeight,
             eval_file: EVAL_FILE_BUILT_IN.to_string(),
             algorithm: Algorithm::default(),
             evaluation: Evaluation::default(),
@@ -271,6 +326,10 @@ pub enum OptionEffect {
     LoadNetwork {
         previous: String,
     },
+    /// `SyzygyPath` changed: the engine loads the tables it names.
+    LoadTablebases,
+    /// `BookFile` changed: the engine reads the book.
+    LoadBook,
 }
 
 impl Options {
@@ -290,7 +349,35 @@ impl Options {
             ("MultiPV", OptionValue::Spin(n)) => self.multipv = n as usize,
             ("UCI_Chess960", OptionValue::Check(b)) => self.chess960 = b,
             ("UCI_ShowWDL", OptionValue::Check(b)) => self.show_wdl = b,
-            ("SyzygyPath", OptionValue::Text(s)) => self.syzygy_path = s,
+            ("SyzygyPath", OptionValue::Text(s)) => {
+                let s = s.trim();
+                let empty = s.is_empty() || s.eq_ignore_ascii_case(table_files::EMPTY_PATH);
+                self.syzygy_path = if empty { table_files::EMPTY_PATH } else { s }.to_string();
+                return Ok(OptionEffect::LoadTablebases);
+            }
+            ("SyzygyProbeDepth", OptionValue::Spin(n)) => self.syzygy_probe_depth = n as Depth,
+            ("Syzygy50MoveRule", OptionValue::Check(b)) => {
+                self.syzygy_fifty_move_rule = if b {
+                    FiftyMoveRule::Counted
+                } else {
+                    FiftyMoveRule::Ignored
+                }
+            }
+            ("SyzygyProbeLimit", OptionValue::Spin(n)) => self.syzygy_probe_limit = n as usize,
+            ("OwnBook", OptionValue::Check(b)) => self.own_book = b,
+            ("BookFile", OptionValue::Text(s)) => {
+                let s = s.trim();
+                let empty = s.is_empty() || s.eq_ignore_ascii_case(BOOK_FILE_NONE);
+                self.book_file = if empty { BOOK_FILE_NONE } else { s }.to_string();
+                return Ok(OptionEffect::LoadBook);
+            }
+            ("BookBestMove", OptionValue::Check(b)) => {
+                self.book_pick = if b {
+                    BookPick::Best
+                } else {
+                    BookPick::ByWeight
+                }
+            }
             ("EvalFile", OptionValue::Text(s)) => {
                 let s = s.trim();
                 let new = if s.is_empty() { EVAL_FILE_BUILT_IN } else { s };

@@ -93,10 +93,11 @@ pub fn format_info(info: &Info, board: &Board, show_wdl: bool) -> String {
         let (w, d, l) = wdl(info.score);
         s += &format!(" wdl {w} {d} {l}");
     }
-    s += &format!(
-        " nodes {} nps {nps} hashfull {} time {ms}",
-        info.nodes, info.hashfull
-    );
+    s += &format!(" nodes {} nps {nps} hashfull {}", info.nodes, info.hashfull);
+    if let Some(tbhits) = info.tbhits {
+        s += &format!(" tbhits {tbhits}");
+    }
+    s += &format!(" time {ms}");
     if !info.pv.is_empty() {
         s += " pv";
         let mut b = board.clone();
@@ -127,6 +128,7 @@ mod tests {
             nodes: 12_345,
             time: Duration::from_millis(20),
             hashfull: 5,
+            tbhits: None,
             pv,
         };
         let s = format_info(&info, &b, false);

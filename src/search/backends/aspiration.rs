@@ -15,7 +15,7 @@ const ASPIRATION_MIN_DEPTH: Depth = 4;
 /// node scheme the caller has set. `None` when the search was stopped.
 pub fn iterate(s: &mut Searcher, depth: Depth, guess: Score) -> Option<Iteration> {
     let mut delta = ASPIRATION_WINDOW;
-    let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && !guess.is_mate() {
+    let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && !guess.is_decisive() {
         (guess - delta, guess + delta)
     } else {
         (-Score::INFINITE, Score::INFINITE)
