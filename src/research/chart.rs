@@ -32,28 +32,45 @@ fn color(i: usize) -> RGBColor {
 /// The chart as SVG text. `baseline` indexes the series the right panel
 /// divides by.
 pub fn nodes_chart(title: &str, series: &[Series], baseline: usize) -> Result<String, String> {
+    nodes_chart_over(title, "depth", series, baseline)
+}
+
+/// The same chart over another x axis (named `x_desc`), such as interval width.
+pub fn nodes_chart_over(
+    title: &str,
+    x_desc: &str,
+    series: &[Series],
+    baseline: usize,
+) -> Result<String, String> {
     if series.is_empty() || series.iter().all(|s| s.points.is_empty()) {
         return Err("nothing to plot".into());
     }
     let mut svg = String::new();
-    draw(&mut svg, title, series, baseline).map_err(|e| format!("cannot draw the chart: {e}"))?;
+    draw(&mut svg, title, x_desc, series, baseline)
+        .map_err(|e| format!("cannot draw the chart: {e}"))?;
     Ok(svg)
 }
 
 type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
-fn draw(svg: &mut String, title: &str, series: &[Series], baseline: usize) -> DrawResult {
+fn draw(
+    svg: &mut String,
+    title: &str,
+    x_desc: &str,
+    series: &[Series],
+    baseline: usize,
+) -> DrawResult {
     let root = SVGBackend::with_string(svg, SIZE).into_drawing_area();
     root.fill(&WHITE)?;
     let root = root.titled(title, ("sans-serif", 20))?;
     let (left, right) = root.split_horizontally(SIZE.0 / 2);
-    let max_depth = series
-        .iter()
-        .flat_map(|s| &s.points)
-        .map(|p| p.0)
-        .max()
-        .unwrap_or(1);
-    let x_range = 1u32..max_depth.max(2);
+    let xs = || series.iter().flat_map(|s| &s.points).map(|p| p.0);
+    let (x_lo, x_hi) = (xs().min().unwrap_or(1), xs().max().unwrap_or(1));
+    let x_range = x_lo..x_hi.max(x_lo + 1);
+    let mut distinct: Vec<u32> = xs().collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let x_labels = distinct.len().clamp(2, 20);
 
     let nodes = series
         .iter()
@@ -68,9 +85,9 @@ fn draw(svg: &mut String, title: &str, series: &[Series], baseline: usize) -> Dr
         .build_cartesian_2d(x_range.clone(), (lo / 1.5..hi * 1.5).log_scale())?;
     chart
         .configure_mesh()
-        .x_desc("depth")
+        .x_desc(x_desc)
         .y_desc("nodes")
-        .x_labels(max_depth as usize)
+        .x_labels(x_labels)
         .y_label_formatter(&|v| format!("{v:.0e}"))
         .draw()?;
     for (i, s) in series.iter().enumerate() {
@@ -108,9 +125,9 @@ fn draw(svg: &mut String, title: &str, series: &[Series], baseline: usize) -> Dr
         .build_cartesian_2d(x_range, (rlo - pad).max(0.0)..rhi + pad)?;
     chart
         .configure_mesh()
-        .x_desc("depth")
+        .x_desc(x_desc)
         .y_desc("nodes / baseline")
-        .x_labels(max_depth as usize)
+        .x_labels(x_labels)
         .y_label_formatter(&|v| format!("{v:.2}"))
         .draw()?;
     for (i, points) in relative.into_iter().enumerate() {

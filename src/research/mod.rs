@@ -8,6 +8,7 @@ pub mod alphabeta;
 pub mod bounded;
 pub mod bounded_synthetic;
 pub mod bstar;
+pub mod bstar_cli;
 pub mod bstar_root;
 pub mod bstar_trees;
 pub mod chart;
