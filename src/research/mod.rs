@@ -8,6 +8,8 @@ pub mod alphabeta;
 pub mod bounded;
 pub mod bounded_synthetic;
 pub mod bstar;
+pub mod bstar_chess;
+pub mod bstar_chess_cli;
 pub mod bstar_cli;
 pub mod bstar_root;
 pub mod bstar_trees;
@@ -34,6 +36,7 @@ pub mod synthetic;
 pub mod tree;
 
 pub use algorithms::{Run, RunOptions, TreeAlgorithm};
+pub use bstar_chess_cli::{BStarChessArgs, run_bstar_chess};
 pub use cli::{TreesArgs, run_trees};
 pub use compare::{CompareArgs, run_compare};
 pub use experiment::{ExamineOptions, TreeReport, examine};
