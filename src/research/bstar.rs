@@ -185,7 +185,11 @@ impl<'a, T: BoundedTree + ?Sized> Search<'a, T> {
         }
         self.expand(node, &path, Some(strategy));
         for (depth, &n) in stack.iter().enumerate().rev().skip(1) {
-            let side = if depth % 2 == 0 { Side::Max } else { Side::Min };
+            let side = if depth.is_multiple_of(2) {
+                Side::Max
+            } else {
+                Side::Min
+            };
             self.back_up(n, side);
         }
         true
@@ -364,6 +368,19 @@ mod tests {
         assert_eq!(outcome.expansions, 2);
         assert_eq!(outcome.root_moves, [Bounds::new(4, 8), Bounds::new(1, 7)]);
         assert_eq!(outcome.choice, Some(0));
+    }
+
+    #[test]
+    fn invalid_intervals_can_mislead_it() {
+        // A = 7 and B = 2, but A's interval (0,3) and B's (5,8) both miss:
+        // B separates at once and is chosen. The guarantee needs valid ones.
+        let tree = HandTree {
+            tree: ExplicitTree::parse("7 9 4 2", 2).unwrap(),
+            bounds: vec![("0", 0, 3), ("1", 5, 8)],
+        };
+        let outcome = b_star(&tree, ENOUGH);
+        assert_eq!(outcome.termination, Termination::Separated);
+        assert_eq!((outcome.choice, outcome.expansions), (Some(1), 1));
     }
 
     #[test]

@@ -58,6 +58,16 @@ pub struct BStarChessArgs {
     pub hash: usize,
 }
 
+/// What every position is searched with.
+#[derive(Copy, Clone, Debug)]
+struct Setup {
+    probe: ProbeSpec,
+    budget: u64,
+    depth: Depth,
+    reference_depth: Depth,
+    hash: usize,
+}
+
 /// One position's results.
 struct Row {
     line: usize,
@@ -72,63 +82,26 @@ struct Row {
     best_moves: Vec<String>,
 }
 
-fn depth_arg(name: &str, value: i64, max: i64) -> Result<Depth, String> {
-    if (1..=max).contains(&value) {
-        Ok(value as Depth)
-    } else {
-        Err(format!("--{name} {value} is out of range (1..={max})"))
-    }
-}
-
 /// Runs `stockman bstar`.
 pub fn run_bstar_chess(args: &BStarChessArgs) -> Result<(), String> {
-    let probe_depth = depth_arg("probe-depth", args.probe_depth, 8)?;
-    let max = i64::from(MAX_COMPARE_DEPTH);
-    let depth = depth_arg("depth", args.depth, max)?;
-    let reference_depth = depth_arg("reference-depth", args.reference_depth, max)?;
-    if !(0..=5000).contains(&args.margin) {
-        return Err(format!(
-            "--margin {} is out of range (0..=5000)",
-            args.margin
-        ));
-    }
-    if !(1..=MAX_DEPTH).contains(&args.horizon) {
-        return Err(format!(
-            "--horizon {} is out of range (1..={MAX_DEPTH})",
-            args.horizon
-        ));
-    }
-    if !(1..=100_000).contains(&args.budget) {
-        return Err(format!(
-            "--budget {} is out of range (1..=100000)",
-            args.budget
-        ));
-    }
-    if !(1..=4096).contains(&args.hash) {
-        return Err(format!(
-            "--hash {} is out of range (1..=4096 MB)",
-            args.hash
-        ));
-    }
+    let setup = setup(args)?;
     let text = crate::files::read_text(&args.epd, super::compare::MAX_EPD_BYTES)
         .map_err(|e| format!("EPD file: {e}"))?;
     let mut positions = load_epd(&args.epd)?;
     positions.truncate(args.limit.unwrap_or(usize::MAX));
     let lines: Vec<&str> = text.lines().collect();
-    let probe = ProbeSpec {
-        depth: probe_depth,
-        margin: args.margin,
-        horizon: args.horizon,
-    };
     emit(&format!(
-        "B* on {} positions from {}: intervals = depth-{probe_depth} search ± {} cp (mates exact), horizon {}, \
-         budget {} expansions; AlphaBeta and MTDf to depth {depth}; reference AlphaBeta depth {reference_depth}; \
+        "B* on {} positions from {}: intervals = depth-{} search ± {} cp (mates exact), horizon {}, \
+         budget {} expansions; AlphaBeta and MTDf to depth {}; reference AlphaBeta depth {}; \
          Normal mode, one thread\n\n",
         positions.len(),
         args.epd.display(),
-        args.margin,
-        args.horizon,
-        args.budget
+        setup.probe.depth,
+        setup.probe.margin,
+        setup.probe.horizon,
+        setup.budget,
+        setup.depth,
+        setup.reference_depth
     ))?;
     let mut rows = Vec::new();
     let mut progress = Progress::new("bstar", positions.len());
@@ -136,46 +109,66 @@ pub fn run_bstar_chess(args: &BStarChessArgs) -> Result<(), String> {
         let best_moves = lines
             .get(position.line - 1)
             .map_or(Vec::new(), |l| epd_best_moves(l, position));
-        rows.push(one_position(
-            args,
-            position,
-            index,
-            probe,
-            depth,
-            reference_depth,
-            best_moves,
-        )?);
+        rows.push(one_position(setup, position, index, best_moves)?);
         progress.tick();
     }
     progress.finish();
-    emit(&report(&rows, depth, reference_depth))
+    emit(&(table(&rows) + &totals(&rows, setup)))
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Checks the arguments' ranges.
+fn setup(args: &BStarChessArgs) -> Result<Setup, String> {
+    let max = i64::from(MAX_COMPARE_DEPTH);
+    let in_range = |name: &str, value: i64, lo: i64, hi: i64| {
+        if (lo..=hi).contains(&value) {
+            Ok(value)
+        } else {
+            Err(format!("--{name} {value} is out of range ({lo}..={hi})"))
+        }
+    };
+    let margin = in_range("margin", i64::from(args.margin), 0, 5000)?;
+    let horizon = in_range("horizon", args.horizon as i64, 1, MAX_DEPTH as i64)?;
+    let budget = in_range(
+        "budget",
+        args.budget.min(i64::MAX as u64) as i64,
+        1,
+        100_000,
+    )?;
+    let hash = in_range("hash", args.hash.min(i64::MAX as usize) as i64, 1, 4096)?;
+    Ok(Setup {
+        probe: ProbeSpec {
+            depth: in_range("probe-depth", args.probe_depth, 1, 8)? as Depth,
+            margin: margin as Value,
+            horizon: horizon as usize,
+        },
+        budget: budget as u64,
+        depth: in_range("depth", args.depth, 1, max)? as Depth,
+        reference_depth: in_range("reference-depth", args.reference_depth, 1, max)? as Depth,
+        hash: hash as usize,
+    })
+}
+
 fn one_position(
-    args: &BStarChessArgs,
+    setup: Setup,
     position: &EpdPosition,
     index: usize,
-    probe: ProbeSpec,
-    depth: Depth,
-    reference_depth: Depth,
     best_moves: Vec<String>,
 ) -> Result<Row, String> {
-    let tree = ChessBoundedTree::new(position.board(), probe, args.hash)?;
+    let tree = ChessBoundedTree::new(position.board(), setup.probe, setup.hash)?;
     let outcome = b_star(
         &tree,
         BStarOptions {
-            max_expansions: args.budget,
+            max_expansions: setup.budget,
         },
     );
     let bstar = outcome
         .choice
         .map_or("(none)".into(), |c| tree.root_move(c));
     let mode = SearchMode::Normal;
-    let run = |algorithm, d| measure(position, index, algorithm, d, mode, args.hash);
-    let reference = run(Algorithm::AlphaBeta, reference_depth)?;
-    let alpha_beta = run(Algorithm::AlphaBeta, depth)?;
-    let mtd_f = run(Algorithm::MTDf, depth)?;
+    let run = |algorithm, d| measure(position, index, algorithm, d, mode, setup.hash);
+    let reference = run(Algorithm::AlphaBeta, setup.reference_depth)?;
+    let alpha_beta = run(Algorithm::AlphaBeta, setup.depth)?;
+    let mtd_f = run(Algorithm::MTDf, setup.depth)?;
     Ok(Row {
         line: position.line,
         bstar,
@@ -204,7 +197,8 @@ pub fn epd_best_moves(line: &str, position: &EpdPosition) -> Vec<String> {
         .collect()
 }
 
-fn report(rows: &[Row], depth: Depth, reference_depth: Depth) -> String {
+/// One line per position.
+fn table(rows: &[Row]) -> String {
     let mut out = format!(
         "{:>5} {:<7} {:<16} {:>6} {:>11} | {:<7} | {:<7} {:>10} | {:<7} {:>10} | {}\n",
         "line",
@@ -235,32 +229,35 @@ fn report(rows: &[Row], depth: Depth, reference_depth: Depth) -> String {
             r.best_moves.join(" ")
         );
     }
-    let n = rows.len();
+    out
+}
+
+/// Separations, agreement with the reference and the `bm`, node totals.
+fn totals(rows: &[Row], setup: Setup) -> String {
+    let (n, d, rd) = (rows.len(), setup.depth, setup.reference_depth);
     let agree = |f: &dyn Fn(&Row) -> &str| rows.iter().filter(|r| f(r) == r.reference).count();
-    let with_bm: Vec<&Row> = rows.iter().filter(|r| !r.best_moves.is_empty()).collect();
-    let solved = |f: &dyn Fn(&Row) -> &str| {
-        with_bm
-            .iter()
-            .filter(|r| r.best_moves.iter().any(|m| m == f(r)))
-            .count()
-    };
     let separated = rows.iter().filter(|r| r.stop == "separated").count();
-    let total = |f: &dyn Fn(&Row) -> u64| rows.iter().map(f).sum::<u64>();
-    out += &format!(
+    let sum = |f: &dyn Fn(&Row) -> u64| rows.iter().map(f).sum::<u64>();
+    let mut out = format!(
         "\nB* separated on {separated}/{n} positions (the rest ran out of budget)\n\
-         same move as the depth-{reference_depth} reference: B* {}/{n}, AlphaBeta d{depth} {}/{n}, MTDf d{depth} {}/{n}\n\
-         engine nodes in total: B* probes {}, AlphaBeta d{depth} {}, MTDf d{depth} {}\n",
+         same move as the depth-{rd} reference: B* {}/{n}, AlphaBeta d{d} {}/{n}, MTDf d{d} {}/{n}\n\
+         engine nodes in total: B* probes {}, AlphaBeta d{d} {}, MTDf d{d} {}\n",
         agree(&|r| &r.bstar),
         agree(&|r| &r.alpha_beta.0),
         agree(&|r| &r.mtd_f.0),
-        total(&|r| r.bstar_nodes),
-        total(&|r| r.alpha_beta.1),
-        total(&|r| r.mtd_f.1),
+        sum(&|r| r.bstar_nodes),
+        sum(&|r| r.alpha_beta.1),
+        sum(&|r| r.mtd_f.1),
     );
+    let with_bm: Vec<&Row> = rows.iter().filter(|r| !r.best_moves.is_empty()).collect();
+    let solved = |f: &dyn Fn(&Row) -> &str| {
+        let found = |r: &&&Row| r.best_moves.iter().any(|m| m == f(r));
+        with_bm.iter().filter(found).count()
+    };
     if !with_bm.is_empty() {
         let m = with_bm.len();
         out += &format!(
-            "EPD bm found: B* {}/{m}, AlphaBeta d{depth} {}/{m}, MTDf d{depth} {}/{m}, reference d{reference_depth} {}/{m}\n",
+            "EPD bm found: B* {}/{m}, AlphaBeta d{d} {}/{m}, MTDf d{d} {}/{m}, reference d{rd} {}/{m}\n",
             solved(&|r| &r.bstar),
             solved(&|r| &r.alpha_beta.0),
             solved(&|r| &r.mtd_f.0),

@@ -15,56 +15,62 @@ use std::fmt::Write as _;
 /// The most widths one run compares.
 const MAX_WIDTHS: usize = 32;
 
+/// What every tree of the run shares; tree i has seed `base.seed + i`.
+struct Plan {
+    base: SyntheticSpec,
+    count: usize,
+    first_guess: Value,
+    options: BStarOptions,
+}
+
+impl Plan {
+    fn tree(&self, i: usize, width: Value) -> Result<BoundedSyntheticTree, String> {
+        let spec = SyntheticSpec {
+            seed: self.base.seed.wrapping_add(i as u64),
+            ..self.base
+        };
+        BoundedSyntheticTree::new(spec, width)
+    }
+}
+
 /// Runs `stockman trees --algorithm bstar`.
 pub fn run_bstar_trees(args: &TreesArgs) -> Result<(), String> {
-    let depth = args.depth.ok_or("B* needs --depth")?;
-    let values = ValueRange::parse(&args.values)?;
-    let model = ValueModel::from(args.model);
+    let plan = plan(args)?;
     let widths = parse_widths(&args.width)?;
-    if args.budget == 0 {
-        return Err("--budget must be at least 1 expansion".into());
-    }
-    validate_synthetic(args.branching, depth, args.count)?;
-    let spec_of = |i: usize| SyntheticSpec {
-        branching: args.branching,
-        depth,
-        model,
-        values,
-        seed: args.seed.wrapping_add(i as u64),
-    };
-    BoundedSyntheticTree::new(spec_of(0), 0)?;
     for (path, what) in [(&args.csv, "CSV"), (&args.svg, "SVG")] {
         if let Some(path) = path {
             crate::files::PartialFile::check_writable(path)
                 .map_err(|e| format!("cannot write {what} file '{}': {e}", path.display()))?;
         }
     }
-    let first_guess = args.first_guess.unwrap_or(match model {
-        ValueModel::Uniform => values.midpoint(),
-        ValueModel::Incremental => values.midpoint() * depth as Value,
-    });
-    let options = BStarOptions {
-        max_expansions: args.budget,
-    };
+    let b = &plan.base;
     emit(&format!(
-        "B* on {} {model} trees per width: branching {}, depth {depth}; values {values}; seeds {}..{}; \
-         budget {} expansions; alpha-beta full window, mtd(f) first guess {first_guess}\n\n",
-        args.count,
-        args.branching,
-        args.seed,
-        args.seed.wrapping_add(args.count as u64 - 1),
-        args.budget
+        "B* on {} {} trees per width: branching {}, depth {}; values {}; seeds {}..{}; \
+         budget {} expansions; alpha-beta full window, mtd(f) first guess {}\n\n",
+        plan.count,
+        b.model,
+        b.branching,
+        b.depth,
+        b.values,
+        b.seed,
+        b.seed.wrapping_add(plan.count as u64 - 1),
+        plan.options.max_expansions,
+        plan.first_guess
     ))?;
     let mut summaries = Vec::new();
     let mut csv = String::from(CSV_HEADER);
     for &width in &widths {
-        let reports: Vec<BStarTreeReport> = (0..args.count)
+        let reports = (0..plan.count)
             .into_par_iter()
             .map(|i| {
-                let tree = BoundedSyntheticTree::new(spec_of(i), width).expect("validated above");
-                examine_bstar(&tree, first_guess, options, true)
+                Ok(examine_bstar(
+                    &plan.tree(i, width)?,
+                    plan.first_guess,
+                    plan.options,
+                    true,
+                ))
             })
-            .collect();
+            .collect::<Result<Vec<BStarTreeReport>, String>>()?;
         if args.per_tree {
             emit(&per_tree_lines(width, &reports))?;
         }
@@ -74,29 +80,67 @@ pub fn run_bstar_trees(args: &TreesArgs) -> Result<(), String> {
         summaries.push(BStarSummary::of(width, &reports));
     }
     emit(&summary_table(&summaries))?;
+    write_outputs(args, &plan, &summaries, &csv)?;
+    let wrong: usize = summaries.iter().map(|s| s.separated_but_worse).sum();
+    if wrong > 0 {
+        return Err(format!(
+            "{wrong} tree(s) where B* separated on a move that is not minimax-best: \
+             the intervals are valid, so this is a bug"
+        ));
+    }
+    Ok(())
+}
+
+/// Checks the arguments and fixes what every tree shares.
+fn plan(args: &TreesArgs) -> Result<Plan, String> {
+    let depth = args.depth.ok_or("B* needs --depth")?;
+    let values = ValueRange::parse(&args.values)?;
+    let model = ValueModel::from(args.model);
+    if args.budget == 0 {
+        return Err("--budget must be at least 1 expansion".into());
+    }
+    validate_synthetic(args.branching, depth, args.count)?;
+    let base = SyntheticSpec {
+        branching: args.branching,
+        depth,
+        model,
+        values,
+        seed: args.seed,
+    };
+    BoundedSyntheticTree::new(base, 0)?;
+    let first_guess = args.first_guess.unwrap_or(match model {
+        ValueModel::Uniform => values.midpoint(),
+        ValueModel::Incremental => values.midpoint() * depth as Value,
+    });
+    Ok(Plan {
+        base,
+        count: args.count,
+        first_guess,
+        options: BStarOptions {
+            max_expansions: args.budget,
+        },
+    })
+}
+
+fn write_outputs(
+    args: &TreesArgs,
+    plan: &Plan,
+    rows: &[BStarSummary],
+    csv: &str,
+) -> Result<(), String> {
     if let Some(path) = &args.csv {
         crate::files::write_whole(path, csv.as_bytes())
             .map_err(|e| format!("cannot write CSV file '{}': {e}", path.display()))?;
     }
     if let Some(path) = &args.svg {
+        let b = &plan.base;
         let title = format!(
-            "{} {model} trees b={} d={depth} per width: mean nodes evaluated",
-            args.count, args.branching
+            "{} {} trees b={} d={} per width: mean nodes evaluated",
+            plan.count, b.model, b.branching, b.depth
         );
-        let svg = nodes_chart_over(
-            &title,
-            "interval width at the root",
-            &chart_series(&summaries),
-            1,
-        )?;
+        let svg = nodes_chart_over(&title, "interval width at the root", &chart_series(rows), 1)?;
         crate::files::write_whole(path, svg.as_bytes())
             .map_err(|e| format!("cannot write SVG file '{}': {e}", path.display()))?;
-    }
-    let wrong: usize = summaries.iter().map(|s| s.trees - s.best).sum();
-    if wrong > 0 && summaries.iter().all(|s| s.separated == s.trees) {
-        return Err(format!(
-            "{wrong} tree(s) where B* separated on a move that is not minimax-best: intervals are valid, so this is a bug"
-        ));
     }
     Ok(())
 }

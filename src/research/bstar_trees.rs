@@ -115,6 +115,9 @@ pub struct BStarSummary {
     pub best: usize,
     /// Trees where B* separated within its budget.
     pub separated: usize,
+    /// Trees where B* separated on a move that is not minimax-best
+    /// (impossible with valid intervals).
+    pub separated_but_worse: usize,
     pub bstar: [f64; 2],
     pub alpha_beta: [f64; 2],
     pub mtd_f: [f64; 2],
@@ -135,6 +138,9 @@ impl BStarSummary {
             trees: reports.len(),
             best: count(reports, |r| r.verdict == MoveVerdict::MinimaxBest),
             separated: count(reports, |r| r.termination == Termination::Separated),
+            separated_but_worse: count(reports, |r| {
+                r.termination == Termination::Separated && r.verdict != MoveVerdict::MinimaxBest
+            }),
             bstar: mean(&|r| r.bstar),
             alpha_beta: mean(&|r| r.alpha_beta),
             mtd_f: mean(&|r| r.mtd_f),
@@ -159,7 +165,7 @@ mod tests {
         let spec = SyntheticSpec {
             branching: 2 + (i % 4) as usize,
             depth: 2 + (i % 4) as usize,
-            model: if i % 2 == 0 {
+            model: if i.is_multiple_of(2) {
                 ValueModel::Uniform
             } else {
                 ValueModel::Incremental
@@ -217,6 +223,7 @@ mod tests {
             .collect();
         let s = BStarSummary::of(50, &reports);
         assert_eq!((s.trees, s.best, s.separated), (8, 8, 8));
+        assert_eq!(s.separated_but_worse, 0);
         let total: u64 = reports.iter().map(|r| r.alpha_beta.evaluated).sum();
         assert_eq!(s.alpha_beta[1], total as f64 / 8.0);
     }

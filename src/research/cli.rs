@@ -125,6 +125,9 @@ pub fn run_trees(args: &TreesArgs) -> Result<(), String> {
             "first guess {guess} is out of range (at most ±{MAX_LEAF_VALUE})"
         ));
     }
+    if args.algorithm == TreesAlgorithm::Textbook && (args.per_tree || args.svg.is_some()) {
+        return Err("--per-tree and --svg belong to --algorithm bstar".into());
+    }
     match (&args.leaves, args.algorithm) {
         (Some(_), TreesAlgorithm::Bstar) => {
             Err("B* needs intervals on interior nodes: use --depth, not --leaves".into())
