@@ -5,7 +5,7 @@
 use super::bounded_synthetic::BoundedSyntheticTree;
 use super::bstar::{BStarOptions, Termination};
 use super::bstar_trees::{BStarSummary, BStarTreeReport, MoveVerdict, examine_bstar};
-use super::chart::{Series, nodes_chart_over};
+use super::chart::{Axes, Series, nodes_chart_over};
 use super::cli::{TreesArgs, emit, validate_synthetic};
 use super::synthetic::{SyntheticSpec, ValueModel, ValueRange};
 use super::tree::{MAX_LEAF_VALUE, Value};
@@ -138,7 +138,15 @@ fn write_outputs(
             "{} {} trees b={} d={} per width: mean nodes evaluated",
             plan.count, b.model, b.branching, b.depth
         );
-        let svg = nodes_chart_over(&title, "interval width at the root", &chart_series(rows), 1)?;
+        let svg = nodes_chart_over(
+            &title,
+            Axes {
+                x: "interval width at the root",
+                nodes: "mean nodes evaluated",
+            },
+            &chart_series(rows),
+            1,
+        )?;
         crate::files::write_whole(path, svg.as_bytes())
             .map_err(|e| format!("cannot write SVG file '{}': {e}", path.display()))?;
     }

@@ -32,13 +32,26 @@ fn color(i: usize) -> RGBColor {
 /// The chart as SVG text. `baseline` indexes the series the right panel
 /// divides by.
 pub fn nodes_chart(title: &str, series: &[Series], baseline: usize) -> Result<String, String> {
-    nodes_chart_over(title, "depth", series, baseline)
+    let axes = Axes {
+        x: "depth",
+        nodes: "total nodes",
+    };
+    nodes_chart_over(title, axes, series, baseline)
 }
 
-/// The same chart over another x axis (named `x_desc`), such as interval width.
+/// What the axes of a chart show.
+#[derive(Copy, Clone, Debug)]
+pub struct Axes<'a> {
+    /// The x axis, such as depth or interval width.
+    pub x: &'a str,
+    /// What the node counts are, such as total nodes.
+    pub nodes: &'a str,
+}
+
+/// The same chart over another x axis and another kind of node count.
 pub fn nodes_chart_over(
     title: &str,
-    x_desc: &str,
+    axes: Axes,
     series: &[Series],
     baseline: usize,
 ) -> Result<String, String> {
@@ -46,7 +59,7 @@ pub fn nodes_chart_over(
         return Err("nothing to plot".into());
     }
     let mut svg = String::new();
-    draw(&mut svg, title, x_desc, series, baseline)
+    draw(&mut svg, title, axes, series, baseline)
         .map_err(|e| format!("cannot draw the chart: {e}"))?;
     Ok(svg)
 }
@@ -56,7 +69,7 @@ type DrawResult = Result<(), Box<dyn std::error::Error>>;
 fn draw(
     svg: &mut String,
     title: &str,
-    x_desc: &str,
+    axes: Axes,
     series: &[Series],
     baseline: usize,
 ) -> DrawResult {
@@ -78,14 +91,14 @@ fn draw(
         .map(|p| p.1.max(1) as f64);
     let (lo, hi) = nodes.fold((f64::MAX, 1.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
     let mut chart = ChartBuilder::on(&left)
-        .caption("total nodes (log scale)", ("sans-serif", 16))
+        .caption(format!("{} (log scale)", axes.nodes), ("sans-serif", 16))
         .margin(12)
         .x_label_area_size(35)
         .y_label_area_size(70)
         .build_cartesian_2d(x_range.clone(), (lo / 1.5..hi * 1.5).log_scale())?;
     chart
         .configure_mesh()
-        .x_desc(x_desc)
+        .x_desc(axes.x)
         .y_desc("nodes")
         .x_labels(x_labels)
         .y_label_formatter(&|v| format!("{v:.0e}"))
@@ -125,7 +138,7 @@ fn draw(
         .build_cartesian_2d(x_range, (rlo - pad).max(0.0)..rhi + pad)?;
     chart
         .configure_mesh()
-        .x_desc(x_desc)
+        .x_desc(axes.x)
         .y_desc("nodes / baseline")
         .x_labels(x_labels)
         .y_label_formatter(&|v| format!("{v:.2}"))
