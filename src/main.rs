@@ -24,6 +24,8 @@ enum Command {
     Uci,
     /// Fixed-depth node signature over the bench positions (OpenBench reads the last line).
     Bench(stockman::bench::BenchArgs),
+    /// B* on EPD positions with engine-made intervals, beside AlphaBeta and MTDf.
+    Bstar(stockman::research::BStarChessArgs),
     /// Engine back ends side by side on EPD positions: nodes, leaves, passes per depth.
     Compare(stockman::research::CompareArgs),
     /// Count leaf nodes of the legal move tree (per root move), or run an EPD perft suite.
@@ -74,6 +76,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         None | Some(Command::Uci) => uci_loop(),
         Some(Command::Bench(a)) => stockman::bench::run(a),
+        Some(Command::Bstar(a)) => stockman::research::run_bstar_chess(a),
         Some(Command::Compare(a)) => stockman::research::run_compare(a),
         Some(Command::Perft(a)) => stockman::perft::run(a),
         Some(Command::Trees(a)) => stockman::research::run_trees(a),

@@ -32,28 +32,58 @@ fn color(i: usize) -> RGBColor {
 /// The chart as SVG text. `baseline` indexes the series the right panel
 /// divides by.
 pub fn nodes_chart(title: &str, series: &[Series], baseline: usize) -> Result<String, String> {
+    let axes = Axes {
+        x: "depth",
+        nodes: "total nodes",
+    };
+    nodes_chart_over(title, axes, series, baseline)
+}
+
+/// What the axes of a chart show.
+#[derive(Copy, Clone, Debug)]
+pub struct Axes<'a> {
+    /// The x axis, such as depth or interval width.
+    pub x: &'a str,
+    /// What the node counts are, such as total nodes.
+    pub nodes: &'a str,
+}
+
+/// The same chart over another x axis and another kind of node count.
+pub fn nodes_chart_over(
+    title: &str,
+    axes: Axes,
+    series: &[Series],
+    baseline: usize,
+) -> Result<String, String> {
     if series.is_empty() || series.iter().all(|s| s.points.is_empty()) {
         return Err("nothing to plot".into());
     }
     let mut svg = String::new();
-    draw(&mut svg, title, series, baseline).map_err(|e| format!("cannot draw the chart: {e}"))?;
+    draw(&mut svg, title, axes, series, baseline)
+        .map_err(|e| format!("cannot draw the chart: {e}"))?;
     Ok(svg)
 }
 
 type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
-fn draw(svg: &mut String, title: &str, series: &[Series], baseline: usize) -> DrawResult {
+fn draw(
+    svg: &mut String,
+    title: &str,
+    axes: Axes,
+    series: &[Series],
+    baseline: usize,
+) -> DrawResult {
     let root = SVGBackend::with_string(svg, SIZE).into_drawing_area();
     root.fill(&WHITE)?;
     let root = root.titled(title, ("sans-serif", 20))?;
     let (left, right) = root.split_horizontally(SIZE.0 / 2);
-    let max_depth = series
-        .iter()
-        .flat_map(|s| &s.points)
-        .map(|p| p.0)
-        .max()
-        .unwrap_or(1);
-    let x_range = 1u32..max_depth.max(2);
+    let xs = || series.iter().flat_map(|s| &s.points).map(|p| p.0);
+    let (x_lo, x_hi) = (xs().min().unwrap_or(1), xs().max().unwrap_or(1));
+    let x_range = x_lo..x_hi.max(x_lo + 1);
+    let mut distinct: Vec<u32> = xs().collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let x_labels = distinct.len().clamp(2, 20);
 
     let nodes = series
         .iter()
@@ -61,16 +91,16 @@ fn draw(svg: &mut String, title: &str, series: &[Series], baseline: usize) -> Dr
         .map(|p| p.1.max(1) as f64);
     let (lo, hi) = nodes.fold((f64::MAX, 1.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
     let mut chart = ChartBuilder::on(&left)
-        .caption("total nodes (log scale)", ("sans-serif", 16))
+        .caption(format!("{} (log scale)", axes.nodes), ("sans-serif", 16))
         .margin(12)
         .x_label_area_size(35)
         .y_label_area_size(70)
         .build_cartesian_2d(x_range.clone(), (lo / 1.5..hi * 1.5).log_scale())?;
     chart
         .configure_mesh()
-        .x_desc("depth")
+        .x_desc(axes.x)
         .y_desc("nodes")
-        .x_labels(max_depth as usize)
+        .x_labels(x_labels)
         .y_label_formatter(&|v| format!("{v:.0e}"))
         .draw()?;
     for (i, s) in series.iter().enumerate() {
@@ -108,9 +138,9 @@ fn draw(svg: &mut String, title: &str, series: &[Series], baseline: usize) -> Dr
         .build_cartesian_2d(x_range, (rlo - pad).max(0.0)..rhi + pad)?;
     chart
         .configure_mesh()
-        .x_desc("depth")
+        .x_desc(axes.x)
         .y_desc("nodes / baseline")
-        .x_labels(max_depth as usize)
+        .x_labels(x_labels)
         .y_label_formatter(&|v| format!("{v:.2}"))
         .draw()?;
     for (i, points) in relative.into_iter().enumerate() {

@@ -60,6 +60,18 @@ impl ChessTree {
         ChessTree::new(Board::from_fen(fen)?, depth, order)
     }
 
+    /// The position at `node` (its history from the root included).
+    pub fn board_at(&self, node: &NodePath) -> Board {
+        let mut cursor = self.cursor.borrow_mut();
+        cursor.go_to(node, self.order);
+        cursor.board.clone()
+    }
+
+    /// The horizon: nodes this deep are leaves.
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
     /// The moves from the root to `node`, in UCI notation.
     pub fn moves_to(&self, node: &NodePath) -> Vec<String> {
         let mut cursor = self.cursor.borrow_mut();

@@ -67,9 +67,38 @@ pub struct TreesArgs {
     #[arg(long)]
     pub trace: bool,
 
-    /// Also write the table rows to this CSV file.
+    /// Also write the table rows to this CSV file (with `bstar`: one row per tree).
     #[arg(long)]
     pub csv: Option<PathBuf>,
+
+    /// `textbook`: the nine depth-first and SSS-family algorithms; `bstar`:
+    /// B* on trees with intervals, beside alpha-beta and MTD(f).
+    #[arg(long, value_enum, default_value_t = TreesAlgorithm::Textbook)]
+    pub algorithm: TreesAlgorithm,
+
+    /// B*: interval widths at the root, comma-separated (one table row each);
+    /// a node at depth k gets [v - a, v + b], a and b drawn in 0..=W(d-k)/d.
+    #[arg(long, default_value = "100")]
+    pub width: String,
+
+    /// B*: the most nodes expanded per tree before it stops unseparated.
+    #[arg(long, default_value_t = 1_000_000)]
+    pub budget: u64,
+
+    /// B*: print one line per tree (move, verdict, nodes of each search).
+    #[arg(long)]
+    pub per_tree: bool,
+
+    /// B*: draw mean nodes evaluated against interval width as an SVG chart.
+    #[arg(long)]
+    pub svg: Option<PathBuf>,
+}
+
+/// Which algorithms `stockman trees` runs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TreesAlgorithm {
+    Textbook,
+    Bstar,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -96,9 +125,16 @@ pub fn run_trees(args: &TreesArgs) -> Result<(), String> {
             "first guess {guess} is out of range (at most ±{MAX_LEAF_VALUE})"
         ));
     }
-    match &args.leaves {
-        Some(leaves) => run_explicit(args, leaves),
-        None => run_synthetic(args),
+    if args.algorithm == TreesAlgorithm::Textbook && (args.per_tree || args.svg.is_some()) {
+        return Err("--per-tree and --svg belong to --algorithm bstar".into());
+    }
+    match (&args.leaves, args.algorithm) {
+        (Some(_), TreesAlgorithm::Bstar) => {
+            Err("B* needs intervals on interior nodes: use --depth, not --leaves".into())
+        }
+        (None, TreesAlgorithm::Bstar) => super::bstar_cli::run_bstar_trees(args),
+        (Some(leaves), TreesAlgorithm::Textbook) => run_explicit(args, leaves),
+        (None, TreesAlgorithm::Textbook) => run_synthetic(args),
     }
 }
 
@@ -184,7 +220,11 @@ fn run_synthetic(args: &TreesArgs) -> Result<(), String> {
 }
 
 /// Rejects shapes that are meaningless or would not finish.
-fn validate_synthetic(branching: usize, depth: usize, count: usize) -> Result<(), String> {
+pub(crate) fn validate_synthetic(
+    branching: usize,
+    depth: usize,
+    count: usize,
+) -> Result<(), String> {
     if branching == 0 {
         return Err("branching must be at least 1".into());
     }
