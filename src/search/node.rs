@@ -726,7 +726,14 @@ impl Searcher {
         }
         if !(root && self.root_restricted) {
             let bound = Bound::of_result(best, alpha_orig, beta);
-            self.tt.store(key, ply, best_move, best, depth, bound);
+            // A fail low proves no move best: its highest upper bound says
+            // little, so the entry keeps the move an earlier search found.
+            let stored_move = if bound == Bound::Upper {
+                None
+            } else {
+                best_move
+            };
+            self.tt.store(key, ply, stored_move, best, depth, bound);
             // Teach the correction history when the result says more than
             // the static evaluation: an exact score, or a bound beyond it.
             // Tactical best moves are left out (their gain is not positional).
