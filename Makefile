@@ -1,16 +1,19 @@
 # OpenBench-style build: `make EXE=stockman-dev` produces an optimised binary
-# named by EXE next to this Makefile. `make test` runs the whole test suite.
+# named by EXE next to this Makefile; `EVALFILE=path` embeds that network instead
+# of positions/stockman.nnue. `make test` runs the whole test suite.
 
 EXE ?= stockman
 CARGO ?= cargo
 RUSTFLAGS_NATIVE ?= -C target-cpu=native
+EVALFILE ?=
 
 .PHONY: all build test ci bench clean
 
 all: build
 
 build:
-	$(CARGO) rustc --release --bin stockman -- $(RUSTFLAGS_NATIVE) --emit link=$(EXE)
+	EVALFILE="$(if $(strip $(EVALFILE)),$(abspath $(EVALFILE)))" \
+		$(CARGO) rustc --release --bin stockman -- $(RUSTFLAGS_NATIVE) --emit link=$(EXE)
 
 # The whole test suite, installing what it needs first (python-chess).
 test:

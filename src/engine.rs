@@ -121,6 +121,7 @@ impl Engine {
                 return Flow::Quit;
             }
             Command::Bench(depth) => self.bench(depth),
+            Command::Genfens(request) => self.genfens(&request),
             Command::Display => {
                 self.out.info_string(&format!("fen {}", self.board.fen()));
                 self.out
@@ -445,6 +446,21 @@ impl Engine {
         match started {
             Ok(b) => self.background = Some(b),
             Err(message) => self.out.info_string(&message),
+        }
+    }
+
+    /// `genfens ...` in the input loop (a few milliseconds a position), so
+    /// that a `quit` after it on OpenBench's command line waits for it.
+    fn genfens(&mut self, request: &crate::genfens::GenfensRequest) {
+        if self.busy("genfens") {
+            return;
+        }
+        let out = &self.out;
+        let made = crate::genfens::generate(request, |fen| {
+            out.info_string(&format!("genfens {fen}"));
+        });
+        if let Err(e) = made {
+            out.info_string(&format!("error in the genfens request: {e}"));
         }
     }
 

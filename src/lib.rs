@@ -8,6 +8,7 @@ pub mod board;
 pub mod engine;
 pub mod eval;
 pub mod files;
+pub mod genfens;
 pub mod known;
 pub mod nnue;
 pub mod perft;
