@@ -331,11 +331,11 @@ impl Engine {
             b.stop(&self.out);
         }
         self.apply_pending_resize();
-        let limits = self.limits_from(&go);
+        let mut limits = self.limits_from(&go);
         if self.play_from_book(&limits) {
             return;
         }
-        let params = SearchParams {
+        let mut params = SearchParams {
             algorithm: self.options.algorithm,
             mode: self.search_mode(),
             evaluation: self.options.evaluation,
@@ -352,6 +352,8 @@ impl Engine {
         };
         self.out
             .info_string(&format!("algorithm {}", params.algorithm));
+        let strength = self.options.strength();
+        strength.restrict(&mut params, &mut limits);
         self.searches.start(SearchSetup {
             out: self.out.clone(),
             board: self.board.clone(),
@@ -360,6 +362,7 @@ impl Engine {
             limits,
             show_wdl: self.options.show_wdl,
             threads: self.options.threads,
+            strength,
         });
     }
 

@@ -17,6 +17,7 @@ pub mod research;
 pub mod score;
 pub mod search;
 pub mod search_thread;
+pub mod strength;
 pub mod tactical_moves;
 pub mod time;
 pub mod tt;
