@@ -169,6 +169,9 @@ impl Engine {
         for d in DECLARATIONS {
             self.out.line(&d.declaration());
         }
+        for line in crate::search::tunable::uci_declarations() {
+            self.out.line(&line);
+        }
         self.out.line("uciok");
     }
 

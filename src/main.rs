@@ -2,7 +2,7 @@
 //! subcommands run perft, bench, the research tools and the tuner.
 
 use clap::{Parser, Subcommand};
-use std::io::BufRead;
+use std::io::{BufRead, Write};
 use std::process::ExitCode;
 use stockman::engine::{Engine, Flow};
 use stockman::uci::Output;
@@ -40,6 +40,10 @@ enum Command {
     Tune(stockman::tune::TuneArgs),
     /// Train the evaluation network on labelled positions (datagen + label's data).
     TrainNet(stockman::nnue::TrainNetArgs),
+    /// OpenBench's SPSA input: one line per tunable search constant
+    /// (`name, int, value, min, max, step, learning rate`); a `--features spsa`
+    /// build takes them as UCI options.
+    Spsa,
     /// OpenBench's opening positions: `genfens N seed S book <None|FILE>`.
     Genfens {
         /// `N seed S book <None|FILE> [extra]`
@@ -76,7 +80,11 @@ fn uci_loop() -> Result<(), String> {
 
 /// `genfens` from the command line: the positions on stdout, or an error.
 fn genfens(request: &stockman::genfens::GenfensRequest) -> Result<(), String> {
-    stockman::genfens::generate(request, |fen| println!("info string genfens {fen}"))
+    let mut out = std::io::stdout().lock();
+    // A closed stdout is the reader's choice: the positions just go nowhere.
+    stockman::genfens::generate(request, |fen| {
+        let _ = writeln!(out, "info string genfens {fen}");
+    })
 }
 
 /// OpenBench's form, `stockman "genfens 10 seed 1 book None" "quit"`: every
@@ -135,6 +143,13 @@ fn run_subcommand(cli: &Cli) -> Result<(), String> {
         Some(Command::Label(a)) => stockman::tune::run_label(a),
         Some(Command::Tune(a)) => stockman::tune::run_tune(a),
         Some(Command::TrainNet(a)) => stockman::nnue::run_train_net(a),
+        Some(Command::Spsa) => {
+            let mut out = std::io::stdout().lock();
+            stockman::search::selectivity::TUNABLES
+                .iter()
+                .try_for_each(|t| writeln!(out, "{}", t.openbench_line()))
+                .map_err(|e| format!("spsa: {e}"))
+        }
         Some(Command::Genfens { words }) => {
             let words: Vec<&str> = words.iter().map(String::as_str).collect();
             genfens(&stockman::genfens::parse_request(&words)?)

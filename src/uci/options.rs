@@ -380,7 +380,13 @@ pub enum OptionEffect {
 impl Options {
     /// Applies `setoption name <name> [value <value>]`.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<OptionEffect, String> {
-        let decl = find(name).ok_or_else(|| format!("unknown option '{}'", name.trim()))?;
+        let Some(decl) = find(name) else {
+            // A tuning build's search constants (never in a normal build).
+            return match crate::search::tunable::set_option(name, value) {
+                Some(taken) => taken.map(|()| OptionEffect::None),
+                None => Err(format!("unknown option '{}'", name.trim())),
+            };
+        };
         let v = decl.parse(value)?;
         match (decl.name, v) {
             ("Hash", OptionValue::Spin(n)) => {
