@@ -6,6 +6,14 @@ EXE ?= stockman
 CARGO ?= cargo
 RUSTFLAGS_NATIVE ?= -C target-cpu=native
 EVALFILE ?=
+# `FEATURES=spsa` builds the tuning binary (search constants as UCI options).
+FEATURES ?=
+# Windows needs the .exe that OpenBench's client then looks for.
+ifeq ($(OS),Windows_NT)
+	BINARY := $(EXE).exe
+else
+	BINARY := $(EXE)
+endif
 
 .PHONY: all build test ci bench clean
 
@@ -13,7 +21,7 @@ all: build
 
 build:
 	EVALFILE="$(if $(strip $(EVALFILE)),$(abspath $(EVALFILE)))" \
-		$(CARGO) rustc --release --bin stockman -- $(RUSTFLAGS_NATIVE) --emit link=$(EXE)
+		$(CARGO) rustc --release --bin stockman $(if $(strip $(FEATURES)),--features $(FEATURES)) -- $(RUSTFLAGS_NATIVE) --emit link=$(BINARY)
 
 # The whole test suite, installing what it needs first (python-chess).
 test:
@@ -30,4 +38,4 @@ bench:
 
 clean:
 	$(CARGO) clean
-	rm -f $(EXE)
+	rm -f $(BINARY)

@@ -14,14 +14,14 @@ pub const SKILL_MAX: i64 = 20;
 pub const CANDIDATES: usize = 4;
 /// Nodes per move at `ELO_MIN`, doubling every `ELO_PER_DOUBLING`.
 const NODES_AT_MIN: f64 = 2000.0;
-const ELO_PER_DOUBLING: f64 = 120.0;
+const ELO_PER_DOUBLING: f64 = 100.0;
 /// Depth 1 at `ELO_MIN`, one ply more every `ELO_PER_PLY` (a depth limit
 /// always finishes its iterations; a node limit may cut the first one short).
-const ELO_PER_PLY: i64 = 100;
+const ELO_PER_PLY: i64 = 80;
 /// Softmax temperature: this many centipawns at `ELO_MIN`, falling linearly
 /// to none at `ELO_SURE`.
 const TEMPERATURE_AT_MIN: f64 = 60.0;
-const ELO_SURE: f64 = 2400.0;
+const ELO_SURE: f64 = 2100.0;
 /// A candidate may lose at most twice the temperature plus this against the best line.
 const LOSS_FLOOR_CP: i32 = 20;
 
@@ -147,7 +147,7 @@ mod tests {
         assert!(h(1500).nodes < h(2000).nodes && h(2000).nodes < h(2500).nodes);
         assert!(h(1500).depth < h(2000).depth && h(2000).depth < h(2500).depth);
         assert!(h(1500).temperature_cp > h(2000).temperature_cp);
-        assert_eq!(h(2500).temperature_cp, 0.0);
+        assert_eq!(h(2200).temperature_cp, 0.0);
         assert_eq!(
             Strength::new(StrengthLimit::BySkill(0)),
             Strength::new(StrengthLimit::ByElo(ELO_MIN))

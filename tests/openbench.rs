@@ -16,9 +16,9 @@ use stockman::Board;
 fn recorded_signature() -> u64 {
     let doc = std::fs::read_to_string(repo_path("docs/openbench.md")).expect("docs/openbench.md");
     doc.lines()
+        .rev()
         .filter_map(|l| l.trim().strip_prefix("Bench: "))
-        .filter_map(|n| n.trim().parse::<u64>().ok())
-        .last()
+        .find_map(|n| n.trim().parse::<u64>().ok())
         .expect("a 'Bench: N' line in docs/openbench.md")
 }
 
