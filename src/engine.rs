@@ -390,6 +390,14 @@ impl Engine {
         true
     }
 
+    /// Waits for a running `go perft` or `bench` to end by itself (commands
+    /// given as arguments run to the end before the next one).
+    pub fn finish_background(&mut self) {
+        if let Some(b) = self.background.take() {
+            b.join(&self.out);
+        }
+    }
+
     /// Stops a running `go perft` or `bench` and waits for its thread.
     fn stop_background(&mut self) {
         if let Some(b) = self.background.take() {

@@ -229,8 +229,12 @@ mod tests {
         std::fs::remove_file(&path).unwrap();
         assert_eq!(out.len(), 6);
         for fen in &out {
-            let fullmove: u32 = fen.rsplit(' ').next().unwrap().parse().unwrap();
-            assert_eq!(fullmove, 2, "{fen}");
+            // From Black to move at move 1: two plies end at Black, move 2; three at White, move 3.
+            let fields: Vec<&str> = fen.split(' ').collect();
+            match fields[1] {
+                "b" => assert_eq!(fields[5], "2", "{fen}"),
+                _ => assert_eq!(fields[5], "3", "{fen}"),
+            }
         }
     }
 

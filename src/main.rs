@@ -99,6 +99,7 @@ fn uci_arguments(lines: &[String]) -> Result<(), String> {
                 if engine.handle(command) == Flow::Quit {
                     return Ok(());
                 }
+                engine.finish_background();
             }
         }
     }
