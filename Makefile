@@ -1,16 +1,27 @@
 # OpenBench-style build: `make EXE=stockman-dev` produces an optimised binary
-# named by EXE next to this Makefile. `make test` runs the whole test suite.
+# named by EXE next to this Makefile; `EVALFILE=path` embeds that network instead
+# of positions/stockman.nnue. `make test` runs the whole test suite.
 
 EXE ?= stockman
 CARGO ?= cargo
 RUSTFLAGS_NATIVE ?= -C target-cpu=native
+EVALFILE ?=
+# `FEATURES=spsa` builds the tuning binary (search constants as UCI options).
+FEATURES ?=
+# Windows needs the .exe that OpenBench's client then looks for.
+ifeq ($(OS),Windows_NT)
+	BINARY := $(EXE).exe
+else
+	BINARY := $(EXE)
+endif
 
 .PHONY: all build test ci bench clean
 
 all: build
 
 build:
-	$(CARGO) rustc --release --bin stockman -- $(RUSTFLAGS_NATIVE) --emit link=$(EXE)
+	EVALFILE="$(if $(strip $(EVALFILE)),$(abspath $(EVALFILE)))" \
+		$(CARGO) rustc --release --bin stockman $(if $(strip $(FEATURES)),--features $(FEATURES)) -- $(RUSTFLAGS_NATIVE) --emit link=$(BINARY)
 
 # The whole test suite, installing what it needs first (python-chess).
 test:
@@ -27,4 +38,4 @@ bench:
 
 clean:
 	$(CARGO) clean
-	rm -f $(EXE)
+	rm -f $(BINARY)

@@ -121,6 +121,7 @@ impl Engine {
                 return Flow::Quit;
             }
             Command::Bench(depth) => self.bench(depth),
+            Command::Genfens(request) => self.genfens(&request),
             Command::Display => {
                 self.out.info_string(&format!("fen {}", self.board.fen()));
                 self.out
@@ -167,6 +168,9 @@ impl Engine {
         self.out.line("id author the Stockman developers");
         for d in DECLARATIONS {
             self.out.line(&d.declaration());
+        }
+        for line in crate::search::tunable::uci_declarations() {
+            self.out.line(&line);
         }
         self.out.line("uciok");
     }
@@ -330,11 +334,11 @@ impl Engine {
             b.stop(&self.out);
         }
         self.apply_pending_resize();
-        let limits = self.limits_from(&go);
+        let mut limits = self.limits_from(&go);
         if self.play_from_book(&limits) {
             return;
         }
-        let params = SearchParams {
+        let mut params = SearchParams {
             algorithm: self.options.algorithm,
             mode: self.search_mode(),
             evaluation: self.options.evaluation,
@@ -351,6 +355,8 @@ impl Engine {
         };
         self.out
             .info_string(&format!("algorithm {}", params.algorithm));
+        let strength = self.options.strength();
+        strength.restrict(&mut params, &mut limits);
         self.searches.start(SearchSetup {
             out: self.out.clone(),
             board: self.board.clone(),
@@ -359,6 +365,7 @@ impl Engine {
             limits,
             show_wdl: self.options.show_wdl,
             threads: self.options.threads,
+            strength,
         });
     }
 
@@ -381,6 +388,14 @@ impl Engine {
             .info_string(&format!("book move {mv} (weight {})", choice.weight));
         self.out.line(&format!("bestmove {mv}"));
         true
+    }
+
+    /// Waits for a running `go perft` or `bench` to end by itself (commands
+    /// given as arguments run to the end before the next one).
+    pub fn finish_background(&mut self) {
+        if let Some(b) = self.background.take() {
+            b.join(&self.out);
+        }
     }
 
     /// Stops a running `go perft` or `bench` and waits for its thread.
@@ -445,6 +460,21 @@ impl Engine {
         match started {
             Ok(b) => self.background = Some(b),
             Err(message) => self.out.info_string(&message),
+        }
+    }
+
+    /// `genfens ...` in the input loop (a few milliseconds a position), so
+    /// that a `quit` after it on OpenBench's command line waits for it.
+    fn genfens(&mut self, request: &crate::genfens::GenfensRequest) {
+        if self.busy("genfens") {
+            return;
+        }
+        let out = &self.out;
+        let made = crate::genfens::generate(request, |fen| {
+            out.info_string(&format!("genfens {fen}"));
+        });
+        if let Err(e) = made {
+            out.info_string(&format!("error in the genfens request: {e}"));
         }
     }
 

@@ -2,7 +2,7 @@
 //! subcommands run perft, bench, the research tools and the tuner.
 
 use clap::{Parser, Subcommand};
-use std::io::BufRead;
+use std::io::{BufRead, Write};
 use std::process::ExitCode;
 use stockman::engine::{Engine, Flow};
 use stockman::uci::Output;
@@ -40,6 +40,16 @@ enum Command {
     Tune(stockman::tune::TuneArgs),
     /// Train the evaluation network on labelled positions (datagen + label's data).
     TrainNet(stockman::nnue::TrainNetArgs),
+    /// OpenBench's SPSA input: one line per tunable search constant
+    /// (`name, int, value, min, max, step, learning rate`); a `--features spsa`
+    /// build takes them as UCI options.
+    Spsa,
+    /// OpenBench's opening positions: `genfens N seed S book <None|FILE>`.
+    Genfens {
+        /// `N seed S book <None|FILE> [extra]`
+        #[arg(num_args = 1.., allow_hyphen_values = true)]
+        words: Vec<String>,
+    },
 }
 
 /// Reads UCI commands until `quit` or the end of input.
@@ -68,12 +78,62 @@ fn uci_loop() -> Result<(), String> {
     Ok(())
 }
 
+/// `genfens` from the command line: the positions on stdout, or an error.
+fn genfens(request: &stockman::genfens::GenfensRequest) -> Result<(), String> {
+    let mut out = std::io::stdout().lock();
+    // A closed stdout is the reader's choice: the positions just go nowhere.
+    stockman::genfens::generate(request, |fen| {
+        let _ = writeln!(out, "info string genfens {fen}");
+    })
+}
+
+/// OpenBench's form, `stockman "genfens 10 seed 1 book None" "quit"`: every
+/// argument is one UCI command, run in order; the engine then exits. A
+/// command that does not parse or fails is an error (non-zero exit).
+fn uci_arguments(lines: &[String]) -> Result<(), String> {
+    let mut engine = Engine::new(Output::stdout());
+    for line in lines {
+        match stockman::uci::parse(line)? {
+            stockman::uci::Command::Genfens(request) => genfens(&request)?,
+            command => {
+                if engine.handle(command) == Flow::Quit {
+                    return Ok(());
+                }
+                engine.finish_background();
+            }
+        }
+    }
+    engine.shutdown();
+    Ok(())
+}
+
+/// Are the arguments UCI commands (the first has a blank in it) rather than a subcommand?
+fn are_uci_lines(args: &[String]) -> bool {
+    args.first()
+        .is_some_and(|a| a.trim().contains(char::is_whitespace))
+}
+
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
-    let cli = Cli::parse();
-    let result = match &cli.command {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = if are_uci_lines(&args) {
+        uci_arguments(&args)
+    } else {
+        run_subcommand(&Cli::parse())
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_subcommand(cli: &Cli) -> Result<(), String> {
+    match &cli.command {
         None | Some(Command::Uci) => uci_loop(),
         Some(Command::Bench(a)) => stockman::bench::run(a),
         Some(Command::Bstar(a)) => stockman::research::run_bstar_chess(a),
@@ -84,12 +144,16 @@ fn main() -> ExitCode {
         Some(Command::Label(a)) => stockman::tune::run_label(a),
         Some(Command::Tune(a)) => stockman::tune::run_tune(a),
         Some(Command::TrainNet(a)) => stockman::nnue::run_train_net(a),
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
+        Some(Command::Spsa) => {
+            let mut out = std::io::stdout().lock();
+            stockman::search::selectivity::TUNABLES
+                .iter()
+                .try_for_each(|t| writeln!(out, "{}", t.openbench_line()))
+                .map_err(|e| format!("spsa: {e}"))
+        }
+        Some(Command::Genfens { words }) => {
+            let words: Vec<&str> = words.iter().map(String::as_str).collect();
+            genfens(&stockman::genfens::parse_request(&words)?)
         }
     }
 }

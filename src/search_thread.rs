@@ -11,6 +11,7 @@ use crate::search::faults::{Fault, injected};
 use crate::search::threads::{HelperJob, HelperPool, panic_message};
 use crate::search::{Info, Limits, SearchControl, SearchParams, SearchResult, SearchTables};
 use crate::search::{Searcher, search};
+use crate::strength::Strength;
 use crate::tt::{Bound, TranspositionTable};
 use crate::uci::Output;
 use crate::uci::output::format_info;
@@ -138,7 +139,9 @@ impl Reporter {
             return;
         };
         let nodes = result.stats.nodes + self.helpers.nodes();
-        if st.printed_nodes != Some(nodes) {
+        // A limited strength may play another line than the last one shown.
+        let shown_best = st.last.as_ref().and_then(|i| i.pv.first().copied());
+        if st.printed_nodes != Some(nodes) || shown_best != Some(best) {
             let info = self.final_info(result, best, nodes);
             self.out
                 .line(&format_info(&info, &self.board, self.show_wdl));
@@ -251,6 +254,8 @@ pub struct SearchJob {
     /// answers `go depth 1` at once at any `Threads`.
     pub pool: Option<Arc<HelperPool>>,
     pub reporter: Arc<Reporter>,
+    /// Full, or which line to play among the finished ones.
+    pub strength: Strength,
 }
 
 impl SearchJob {
@@ -282,7 +287,10 @@ impl SearchJob {
             limits,
             pool,
             reporter,
+            strength,
         } = self;
+        // The strength's choice repeats for the same position and game length.
+        let seed = board.key() ^ board.history_len() as u64;
         let helper_job = HelperJob {
             board: board.clone(),
             tt: tt.clone(),
@@ -296,7 +304,7 @@ impl SearchJob {
         };
         let mut helpers_woken = false;
         let mut searcher = Searcher::new(board, tt, tables, control.clone(), params.mode);
-        let result = search(&mut searcher, &params, &limits, &mut |info| {
+        let mut result = search(&mut searcher, &params, &limits, &mut |info| {
             reporter.iteration(info);
             if info.depth >= 2 && injected(Fault::MainPanic) {
                 panic!("injected fault in the main search thread");
@@ -309,6 +317,7 @@ impl SearchJob {
             }
         });
         reporter.stop_helpers();
+        strength.choose(&mut result, seed);
         // In infinite and ponder mode, bestmove waits for stop or ponderhit.
         while !control.is_stopped() && (limits.infinite || control.is_pondering()) {
             std::thread::sleep(WAIT_POLL);
@@ -351,6 +360,7 @@ pub struct SearchSetup {
     pub show_wdl: bool,
     /// Threads in all: the main one and `threads - 1` helpers.
     pub threads: usize,
+    pub strength: Strength,
 }
 
 impl Searches {
@@ -389,6 +399,7 @@ impl Searches {
             limits: setup.limits,
             pool: self.pool.clone(),
             reporter: reporter.clone(),
+            strength: setup.strength,
         };
         let spawned = std::thread::Builder::new()
             .name("search".into())

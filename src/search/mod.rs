@@ -21,6 +21,7 @@ pub mod see;
 pub mod selectivity;
 pub mod static_eval;
 pub mod threads;
+pub mod tunable;
 
 pub use control::SearchControl;
 pub use driver::{Info, search};

@@ -21,6 +21,7 @@ use crate::known::syzygy::TbValue;
 use crate::score::{Depth, MAX_PLY, Ply, Score};
 use crate::tactical_moves::tactical_moves;
 use crate::time::TimeBudget;
+use crate::tp;
 use crate::tt::{Bound, PackedMove, TranspositionTable, TtHit};
 use arrayvec::ArrayVec;
 use shakmaty::{Move, MoveList};
@@ -418,8 +419,9 @@ impl Searcher {
             // only against a plain beta (against a beta that every value
             // reaches it would claim "not mated" from the evaluation alone).
             if is_plain(beta)
-                && depth <= RFP_MAX_DEPTH
-                && static_eval - RFP_MARGIN_PER_DEPTH * (depth - Depth::from(improving)) >= beta
+                && depth <= tp!(RFP_MAX_DEPTH)
+                && static_eval - tp!(RFP_MARGIN_PER_DEPTH) * (depth - Depth::from(improving))
+                    >= beta
             {
                 return static_eval;
             }
@@ -427,16 +429,16 @@ impl Searcher {
             // may also be open (the first MT-DUAL* pass, the MIN nodes of the
             // first MT-SSS* pass): then it shows a value from a real search.
             if (is_plain(beta) || beta_is_open(beta, ply))
-                && depth >= NULL_MIN_DEPTH
+                && depth >= tp!(NULL_MIN_DEPTH)
                 && static_eval >= beta
                 && !self.board.after_null()
                 && self.board.has_non_pawn_material(self.board.turn())
                 && self.board.play_null()
             {
                 self.line[ply] = None;
-                let reduction = NULL_BASE_REDUCTION
-                    + depth / NULL_DEPTH_DIVISOR
-                    + ((static_eval.0 - beta.0) / NULL_EVAL_STEP).min(NULL_EVAL_MAX);
+                let reduction = tp!(NULL_BASE_REDUCTION)
+                    + depth / tp!(NULL_DEPTH_DIVISOR)
+                    + ((static_eval.0 - beta.0) / tp!(NULL_EVAL_STEP)).min(tp!(NULL_EVAL_MAX));
                 let score = -self.negamax(
                     -beta,
                     -beta + 1,
@@ -460,12 +462,13 @@ impl Searcher {
             && !pv_node
             && !in_check
             && excluded.is_none()
-            && depth >= PROBCUT_MIN_DEPTH
+            && depth >= tp!(PROBCUT_MIN_DEPTH)
             && is_plain(beta)
         {
-            let probcut_beta = beta + PROBCUT_MARGIN;
-            let tt_says_no =
-                hit.is_some_and(|h| h.depth > depth - PROBCUT_REDUCTION && h.upper < probcut_beta);
+            let probcut_beta = beta + tp!(PROBCUT_MARGIN);
+            let tt_says_no = hit.is_some_and(|h| {
+                h.depth > depth - tp!(PROBCUT_REDUCTION) && h.upper < probcut_beta
+            });
             if is_plain(probcut_beta) && !tt_says_no {
                 if let Some(score) = self.probcut(probcut_beta, static_eval, depth, ply) {
                     return score;
@@ -475,7 +478,7 @@ impl Searcher {
                 }
             }
         }
-        if selective && !root && tt_move.is_none() && depth >= IIR_MIN_DEPTH {
+        if selective && !root && tt_move.is_none() && depth >= tp!(IIR_MIN_DEPTH) {
             depth -= 1;
         }
 
@@ -496,8 +499,8 @@ impl Searcher {
             && !root
             && let Some(first) = tt_first
             && let Some(h) = hit
-            && depth >= SINGULAR_MIN_DEPTH
-            && h.depth >= depth - SINGULAR_TT_DEPTH_SLACK
+            && depth >= tp!(SINGULAR_MIN_DEPTH)
+            && h.depth >= depth - tp!(SINGULAR_TT_DEPTH_SLACK)
             && is_plain(h.lower)
             && (ply as Depth) < 2 * self.root_depth
         {
@@ -590,24 +593,24 @@ impl Searcher {
             // (taken before the move is played) only for moves they keep.
             let may_prune = best > -Score::MATE_BOUND;
             let late_or_futile = may_prune_quiets && quiet && may_prune && {
-                let late = depth <= LMP_MAX_DEPTH
+                let late = depth <= tp!(LMP_MAX_DEPTH)
                     && quiets_tried.len() >= late_move_limit(depth, improving);
-                let futile = depth <= FUTILITY_MAX_DEPTH
+                let futile = depth <= tp!(FUTILITY_MAX_DEPTH)
                     && is_plain(alpha)
-                    && static_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
+                    && static_eval + tp!(FUTILITY_BASE) + tp!(FUTILITY_PER_DEPTH) * depth <= alpha;
                 late || futile
             };
             let loses_exchange = !late_or_futile
                 && may_prune_by_see
                 && may_prune
-                && depth <= SEE_PRUNE_MAX_DEPTH
+                && depth <= tp!(SEE_PRUNE_MAX_DEPTH)
                 && !see_at_least(
                     self.board.pos(),
                     m,
                     if quiet {
-                        -SEE_QUIET_MARGIN * depth
+                        -tp!(SEE_QUIET_MARGIN) * depth
                     } else {
-                        -SEE_CAPTURE_MARGIN * depth
+                        -tp!(SEE_CAPTURE_MARGIN) * depth
                     },
                 );
             // Checks are never pruned; a pruned move is not even played.
@@ -628,8 +631,8 @@ impl Searcher {
                 if selective
                     && !root
                     && !pv_near_mate
-                    && depth >= LMR_MIN_DEPTH
-                    && move_index >= LMR_FIRST_MOVE
+                    && depth >= tp!(LMR_MIN_DEPTH)
+                    && move_index >= tp!(LMR_FIRST_MOVE)
                     && quiet
                     && !in_check
                     && !gives_check
@@ -641,8 +644,8 @@ impl Searcher {
                                 .tables
                                 .continuation
                                 .get(&line_context, PieceTo::new(turn, m)))
-                            / LMR_HISTORY_DIVISOR)
-                            .clamp(-LMR_HISTORY_MAX, LMR_HISTORY_MAX);
+                            / tp!(LMR_HISTORY_DIVISOR))
+                        .clamp(-tp!(LMR_HISTORY_MAX), tp!(LMR_HISTORY_MAX));
                     if killers.contains(&Some(m)) {
                         reduction -= 1;
                     }
@@ -785,7 +788,7 @@ impl Searcher {
             self.line[ply] = Some(PieceTo::new(turn, m));
             let mut score = -self.qsearch(-probcut_beta, -probcut_beta + 1, ply + 1);
             if score >= probcut_beta && !self.stopped {
-                let reduced = depth - PROBCUT_REDUCTION;
+                let reduced = depth - tp!(PROBCUT_REDUCTION);
                 score = -self.negamax(
                     -probcut_beta,
                     -probcut_beta + 1,
@@ -799,7 +802,7 @@ impl Searcher {
                 return None;
             }
             if score >= probcut_beta {
-                let stored_depth = depth - PROBCUT_REDUCTION + 1;
+                let stored_depth = depth - tp!(PROBCUT_REDUCTION) + 1;
                 self.tt
                     .store(key, ply, Some(m), score, stored_depth, Bound::Lower);
                 return Some(if is_plain(score) { score } else { probcut_beta });
@@ -820,7 +823,7 @@ impl Searcher {
         depth: Depth,
         ply: Ply,
     ) -> Option<Singularity> {
-        let singular_beta = tt_lower - SINGULAR_MARGIN_PER_DEPTH * depth;
+        let singular_beta = tt_lower - tp!(SINGULAR_MARGIN_PER_DEPTH) * depth;
         self.excluded[ply] = Some(tt_move);
         let score = self.negamax(
             singular_beta - 1,
@@ -918,7 +921,9 @@ impl Searcher {
         for m in &mut picker {
             if delta_prune
                 && m.promotion().is_none()
-                && stand_pat + m.capture().map_or(0, |r| SEE_VALUE[role_index(r)]) + DELTA_MARGIN
+                && stand_pat
+                    + m.capture().map_or(0, |r| SEE_VALUE[role_index(r)])
+                    + tp!(DELTA_MARGIN)
                     <= alpha
             {
                 continue;
@@ -1077,11 +1082,13 @@ mod tests {
         let verdict = s.singularity(best, hit.lower, Score(1), 8, 0);
         assert_eq!(verdict, Some(Singularity::Ordinary));
         // With beta below the margin the other moves cut off as well.
-        let low_beta = Score(-SINGULAR_MARGIN_PER_DEPTH * 8 - 1);
+        let low_beta = Score(-tp!(SINGULAR_MARGIN_PER_DEPTH) * 8 - 1);
         let verdict = s.singularity(best, hit.lower, low_beta, 8, 0);
         assert_eq!(
             verdict,
-            Some(Singularity::MultiCut(Score(-SINGULAR_MARGIN_PER_DEPTH * 8)))
+            Some(Singularity::MultiCut(Score(
+                -tp!(SINGULAR_MARGIN_PER_DEPTH) * 8
+            )))
         );
     }
 }

@@ -1,97 +1,118 @@
 //! The parameters of the selective techniques the node procedure uses in
 //! Normal mode (Pure mode uses none of them): null-move pruning, reverse
-//! futility, futility and late-move pruning, and late-move reductions.
+//! futility, futility and late-move pruning, and late-move reductions; the
+//! tunable ones form the SPSA table (`tunables!`, read through `tp!`).
 
 use crate::score::{Depth, Ply, Score};
+#[cfg(not(feature = "spsa"))]
 use std::sync::OnceLock;
 
-/// Null move: tried from this depth on, reduced by `NULL_BASE + depth / NULL_DIVISOR`.
-pub const NULL_MIN_DEPTH: Depth = 3;
-pub const NULL_BASE_REDUCTION: Depth = 3;
-pub const NULL_DEPTH_DIVISOR: Depth = 4;
-/// Extra null-move reduction per this much static eval above beta (at most `NULL_EVAL_MAX`).
-pub const NULL_EVAL_STEP: i32 = 200;
-pub const NULL_EVAL_MAX: Depth = 3;
+crate::tunables! {
+    /// Null move: tried from this depth on, reduced by `NULL_BASE + depth / NULL_DIVISOR`.
+    NULL_MIN_DEPTH: Depth = 3, 1..=8, 0.5;
+    NULL_BASE_REDUCTION: Depth = 3, 1..=6, 0.5;
+    NULL_DEPTH_DIVISOR: Depth = 4, 2..=8, 0.5;
+    /// Extra null-move reduction per this much static eval above beta (at most `NULL_EVAL_MAX`).
+    NULL_EVAL_STEP: i32 = 200, 50..=400, 20.0;
+    NULL_EVAL_MAX: Depth = 3, 0..=6, 0.5;
 
-/// Reverse futility (static null move): up to this depth, a static eval this
-/// far above beta per ply of depth is taken as a fail high.
-pub const RFP_MAX_DEPTH: Depth = 6;
-pub const RFP_MARGIN_PER_DEPTH: i32 = 80;
+    /// Reverse futility (static null move): up to this depth, a static eval this
+    /// far above beta per ply of depth is taken as a fail high.
+    RFP_MAX_DEPTH: Depth = 6, 2..=10, 0.5;
+    RFP_MARGIN_PER_DEPTH: i32 = 80, 30..=160, 8.0;
 
-/// Futility pruning of quiet moves: up to this depth, a quiet move cannot
-/// raise a static eval this far below alpha.
-pub const FUTILITY_MAX_DEPTH: Depth = 4;
-pub const FUTILITY_BASE: i32 = 90;
-pub const FUTILITY_PER_DEPTH: i32 = 90;
+    /// Futility pruning of quiet moves: up to this depth, a quiet move cannot
+    /// raise a static eval this far below alpha.
+    FUTILITY_MAX_DEPTH: Depth = 4, 1..=8, 0.5;
+    FUTILITY_BASE: i32 = 90, 0..=200, 10.0;
+    FUTILITY_PER_DEPTH: i32 = 90, 30..=180, 8.0;
+
+    /// Late-move pruning: at shallow depth, quiets beyond `late_move_limit` are skipped.
+    LMP_MAX_DEPTH: Depth = 4, 1..=8, 0.5;
+
+    /// SEE pruning: up to this depth, quiet moves losing more than
+    /// `SEE_QUIET_MARGIN * depth` and captures losing more than
+    /// `SEE_CAPTURE_MARGIN * depth` by exchange are skipped.
+    SEE_PRUNE_MAX_DEPTH: Depth = 6, 1..=10, 0.5;
+    SEE_QUIET_MARGIN: i32 = 60, 10..=150, 6.0;
+    SEE_CAPTURE_MARGIN: i32 = 100, 20..=200, 10.0;
+
+    /// Delta pruning in quiescence: a capture whose victim, plus this margin,
+    /// cannot lift the stand-pat score to alpha is skipped.
+    DELTA_MARGIN: i32 = 200, 50..=400, 15.0;
+
+    /// One ply less (or more) reduction per this much history score.
+    LMR_HISTORY_DIVISOR: i32 = 8192, 2048..=16384, 500.0;
+    /// At most this many plies of reduction are added or removed by history.
+    LMR_HISTORY_MAX: Depth = 2, 0..=4, 0.5;
+
+    /// Late-move reductions start from this depth and move number.
+    LMR_MIN_DEPTH: Depth = 3, 1..=6, 0.5;
+    LMR_FIRST_MOVE: usize = 3, 1..=8, 0.5;
+    /// The reduction table: `LMR_BASE_CENTI / 100 + ln(depth) ln(index) / (LMR_DIVISOR_CENTI / 100)`.
+    LMR_BASE_CENTI: i32 = 75, 0..=200, 8.0;
+    LMR_DIVISOR_CENTI: i32 = 225, 100..=400, 12.0;
+
+    /// Singular extension: from this depth, a TT move whose stored lower bound
+    /// is at most `SINGULAR_TT_DEPTH_SLACK` plies shallower is extended by one
+    /// ply when every other move fails low against that bound minus
+    /// `SINGULAR_MARGIN_PER_DEPTH * depth`, searched to half the depth.
+    SINGULAR_MIN_DEPTH: Depth = 8, 4..=12, 0.5;
+    SINGULAR_TT_DEPTH_SLACK: Depth = 3, 1..=6, 0.5;
+    SINGULAR_MARGIN_PER_DEPTH: i32 = 2, 1..=6, 0.5;
+
+    /// ProbCut: from this depth, a capture whose search reduced by
+    /// `PROBCUT_REDUCTION` plies beats beta by `PROBCUT_MARGIN` cuts the node off.
+    PROBCUT_MIN_DEPTH: Depth = 5, 3..=10, 0.5;
+    PROBCUT_MARGIN: i32 = 200, 80..=400, 15.0;
+    PROBCUT_REDUCTION: Depth = 4, 2..=6, 0.5;
+
+    /// Internal iterative reduction: without a TT move, search one ply less from this depth.
+    IIR_MIN_DEPTH: Depth = 4, 2..=8, 0.5;
+}
 
 /// Late-move pruning: at shallow depth, quiets beyond this count are
 /// skipped (half as many when the static eval is not improving).
-pub const LMP_MAX_DEPTH: Depth = 4;
 pub fn late_move_limit(depth: Depth, improving: bool) -> usize {
     let full = (3 + depth * depth) as usize;
     if improving { full } else { full / 2 }
 }
 
-/// SEE pruning: up to this depth, quiet moves losing more than
-/// `SEE_QUIET_MARGIN * depth` and captures losing more than
-/// `SEE_CAPTURE_MARGIN * depth` by exchange are skipped.
-pub const SEE_PRUNE_MAX_DEPTH: Depth = 6;
-pub const SEE_QUIET_MARGIN: i32 = 60;
-pub const SEE_CAPTURE_MARGIN: i32 = 100;
-
 /// Quiescence: the depth its TT entries carry (below every main-search depth).
 pub const QSEARCH_DEPTH: Depth = 0;
-/// Delta pruning in quiescence: a capture whose victim, plus this margin,
-/// cannot lift the stand-pat score to alpha is skipped.
-pub const DELTA_MARGIN: i32 = 200;
-
-/// One ply less (or more) reduction per this much history score.
-pub const LMR_HISTORY_DIVISOR: i32 = 8192;
-/// At most this many plies of reduction are added or removed by history.
-pub const LMR_HISTORY_MAX: Depth = 2;
-
-/// Late-move reductions start from this depth and move number.
-pub const LMR_MIN_DEPTH: Depth = 3;
-pub const LMR_FIRST_MOVE: usize = 3;
-
-/// Singular extension: from this depth, a TT move whose stored lower bound
-/// is at most `SINGULAR_TT_DEPTH_SLACK` plies shallower is extended by one
-/// ply when every other move fails low against that bound minus
-/// `SINGULAR_MARGIN_PER_DEPTH * depth`, searched to half the depth.
-pub const SINGULAR_MIN_DEPTH: Depth = 8;
-pub const SINGULAR_TT_DEPTH_SLACK: Depth = 3;
-pub const SINGULAR_MARGIN_PER_DEPTH: i32 = 2;
-
-/// ProbCut: from this depth, a capture whose search reduced by
-/// `PROBCUT_REDUCTION` plies beats beta by `PROBCUT_MARGIN` cuts the node off.
-pub const PROBCUT_MIN_DEPTH: Depth = 5;
-pub const PROBCUT_MARGIN: i32 = 200;
-pub const PROBCUT_REDUCTION: Depth = 4;
-
-/// Internal iterative reduction: without a TT move, search one ply less from this depth.
-pub const IIR_MIN_DEPTH: Depth = 4;
 
 const LMR_TABLE_SIZE: usize = 64;
 
-/// The late-move reduction for the `index`-th move (0-based) at `depth`:
-/// 0.75 + ln(depth) * ln(index) / 2.25, the usual logarithmic table.
+/// The late-move reduction formula, 0.75 + ln(depth) * ln(index) / 2.25 by
+/// default (the usual logarithmic table).
+fn lmr_formula(depth: usize, index: usize) -> Depth {
+    if depth == 0 || index == 0 {
+        return 0;
+    }
+    let base = f64::from(crate::tp!(LMR_BASE_CENTI)) / 100.0;
+    let divisor = f64::from(crate::tp!(LMR_DIVISOR_CENTI)) / 100.0;
+    (base + (depth as f64).ln() * (index as f64).ln() / divisor) as Depth
+}
+
+/// The late-move reduction for the `index`-th move (0-based) at `depth`,
+/// from a table made once.
+#[cfg(not(feature = "spsa"))]
 pub fn lmr_reduction(depth: Depth, index: usize) -> Depth {
     static TABLE: OnceLock<Vec<[Depth; LMR_TABLE_SIZE]>> = OnceLock::new();
     let table = TABLE.get_or_init(|| {
         (0..LMR_TABLE_SIZE)
-            .map(|d| {
-                let mut row = [0; LMR_TABLE_SIZE];
-                for (i, r) in row.iter_mut().enumerate() {
-                    if d > 0 && i > 0 {
-                        *r = (0.75 + (d as f64).ln() * (i as f64).ln() / 2.25) as Depth;
-                    }
-                }
-                row
-            })
+            .map(|d| std::array::from_fn(|i| lmr_formula(d, i)))
             .collect()
     });
     let d = (depth.max(0) as usize).min(LMR_TABLE_SIZE - 1);
     table[d][index.min(LMR_TABLE_SIZE - 1)]
+}
+
+/// The late-move reduction, computed each time: its constants may change.
+#[cfg(feature = "spsa")]
+pub fn lmr_reduction(depth: Depth, index: usize) -> Depth {
+    let d = (depth.max(0) as usize).min(LMR_TABLE_SIZE - 1);
+    lmr_formula(d, index.min(LMR_TABLE_SIZE - 1))
 }
 
 /// Is a score far enough from mate (and from tablebase results) that

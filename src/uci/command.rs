@@ -55,6 +55,8 @@ pub enum Command {
     Display,
     /// `eval`: the static evaluation of the current position.
     Eval,
+    /// `genfens N seed S book <None|FILE>`: OpenBench's opening positions.
+    Genfens(crate::genfens::GenfensRequest),
     /// A blank line.
     Empty,
 }
@@ -92,6 +94,9 @@ pub fn parse(line: &str) -> Result<Command, String> {
         "register" => Ok(Command::Register),
         "d" => Ok(Command::Display),
         "eval" => Ok(Command::Eval),
+        "genfens" => crate::genfens::parse_request(rest)
+            .map(Command::Genfens)
+            .map_err(|e| format!("bad genfens request: {e}")),
         "debug" => match rest.first().map(|s| s.to_ascii_lowercase()) {
             Some(s) if s == "on" => Ok(Command::Debug(true)),
             Some(s) if s == "off" => Ok(Command::Debug(false)),

@@ -7,6 +7,7 @@ use crate::known::{BookPick, table_files};
 use crate::score::Depth;
 use crate::search::grain::Grain;
 use crate::search::{Algorithm, Evaluation};
+use crate::strength::{self, Strength, StrengthLimit};
 
 pub const HASH_MIN_MB: i64 = 1;
 pub const HASH_MAX_MB: i64 = 65_536;
@@ -92,6 +93,30 @@ pub const DECLARATIONS: &[OptionDecl] = &[
     },
     OptionDecl {
         name: "UCI_ShowWDL",
+        kind: OptionKind::Check { default: false },
+    },
+    OptionDecl {
+        name: "UCI_LimitStrength",
+        kind: OptionKind::Check { default: false },
+    },
+    OptionDecl {
+        name: "UCI_Elo",
+        kind: OptionKind::Spin {
+            default: strength::ELO_MIN,
+            min: strength::ELO_MIN,
+            max: strength::ELO_MAX,
+        },
+    },
+    OptionDecl {
+        name: "Skill Level",
+        kind: OptionKind::Spin {
+            default: strength::SKILL_MAX,
+            min: 0,
+            max: strength::SKILL_MAX,
+        },
+    },
+    OptionDecl {
+        name: "UCI_AnalyseMode",
         kind: OptionKind::Check { default: false },
     },
     OptionDecl {
@@ -272,6 +297,11 @@ pub struct Options {
     pub multipv: usize,
     pub chess960: bool,
     pub show_wdl: bool,
+    pub limit_strength: bool,
+    pub elo: i64,
+    pub skill_level: i64,
+    /// Accepted (GUIs send it); the search is the same either way.
+    pub analyse_mode: bool,
     pub syzygy_path: String,
     pub syzygy_probe_depth: Depth,
     pub syzygy_fifty_move_rule: FiftyMoveRule,
@@ -299,6 +329,10 @@ impl Default for Options {
             multipv: 1,
             chess960: false,
             show_wdl: false,
+            limit_strength: false,
+            elo: strength::ELO_MIN,
+            skill_level: strength::SKILL_MAX,
+            analyse_mode: false,
             syzygy_path: table_files::EMPTY_PATH.to_string(),
             syzygy_probe_depth: syzygy::DEFAULT_PROBE_DEPTH,
             syzygy_fifty_move_rule: FiftyMoveRule::Counted,
@@ -312,6 +346,17 @@ impl Default for Options {
             mt_grain: Grain::MT_DEFAULT,
             pure: false,
         }
+    }
+}
+
+impl Options {
+    /// The strength `UCI_LimitStrength`, `UCI_Elo` and `Skill Level` ask for.
+    pub fn strength(&self) -> Strength {
+        Strength::new(if self.limit_strength {
+            StrengthLimit::ByElo(self.elo)
+        } else {
+            StrengthLimit::BySkill(self.skill_level)
+        })
     }
 }
 
@@ -335,7 +380,13 @@ pub enum OptionEffect {
 impl Options {
     /// Applies `setoption name <name> [value <value>]`.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<OptionEffect, String> {
-        let decl = find(name).ok_or_else(|| format!("unknown option '{}'", name.trim()))?;
+        let Some(decl) = find(name) else {
+            // A tuning build's search constants (never in a normal build).
+            return match crate::search::tunable::set_option(name, value) {
+                Some(taken) => taken.map(|()| OptionEffect::None),
+                None => Err(format!("unknown option '{}'", name.trim())),
+            };
+        };
         let v = decl.parse(value)?;
         match (decl.name, v) {
             ("Hash", OptionValue::Spin(n)) => {
@@ -349,6 +400,10 @@ impl Options {
             ("MultiPV", OptionValue::Spin(n)) => self.multipv = n as usize,
             ("UCI_Chess960", OptionValue::Check(b)) => self.chess960 = b,
             ("UCI_ShowWDL", OptionValue::Check(b)) => self.show_wdl = b,
+            ("UCI_LimitStrength", OptionValue::Check(b)) => self.limit_strength = b,
+            ("UCI_Elo", OptionValue::Spin(n)) => self.elo = n,
+            ("Skill Level", OptionValue::Spin(n)) => self.skill_level = n,
+            ("UCI_AnalyseMode", OptionValue::Check(b)) => self.analyse_mode = b,
             ("SyzygyPath", OptionValue::Text(s)) => {
                 let s = s.trim();
                 let empty = s.is_empty() || s.eq_ignore_ascii_case(table_files::EMPTY_PATH);
