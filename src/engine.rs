@@ -159,7 +159,6 @@ impl Engine {
     pub fn shutdown(&mut self) {
         self.stop_background();
         self.searches.stop();
-        self.searches.close();
     }
 
     fn uci(&mut self) {

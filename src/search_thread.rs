@@ -469,15 +469,6 @@ impl Searches {
         }
     }
 
-    /// The end of the session: the helpers end now, whatever still holds
-    /// the pool (a main thread winding down), so that the process exits
-    /// at once.
-    pub fn close(&mut self) {
-        if let Some(pool) = self.pool.take() {
-            pool.close();
-        }
-    }
-
     /// A new game: every thread's ordering tables start empty.
     pub fn clear_tables(&mut self) {
         self.stale = None;
