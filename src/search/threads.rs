@@ -1,8 +1,9 @@
 //! The Lazy SMP helper threads: created once per `Threads` value and kept
 //! across `go`s, parked between them, with their own ordering tables. A `go`
 //! leaves one shared job in each helper's lock-free mailbox and unparks it:
-//! no lock is shared with a helper, so none can hold up the main thread.
-//! Helpers share only the TT, count their nodes into the job's
+//! the main thread and the input loop share no lock with a helper, so no
+//! helper waiting for a core can hold them up. Beyond the cores helpers take
+//! turns (`turns`). They share only the TT, count their nodes into the job's
 //! `SearchControl`, and a panic in one is caught and noted, never fatal.
 
 use super::limits::Limits;
