@@ -52,6 +52,7 @@ pub struct Engine {
 
 impl Engine {
     pub fn new(out: Output) -> Engine {
+        crate::search::malloc_arenas::separate_malloc_arenas();
         let options = Options::default();
         let tt =
             TranspositionTable::new(options.hash_mb).expect("the default hash size fits in memory");
@@ -116,8 +117,7 @@ impl Engine {
                 }
             }
             Command::Quit => {
-                self.stop_background();
-                self.searches.stop();
+                self.shutdown();
                 return Flow::Quit;
             }
             Command::Bench(depth) => self.bench(depth),
@@ -359,7 +359,8 @@ impl Engine {
         strength.restrict(&mut params, &mut limits);
         self.searches.start(SearchSetup {
             out: self.out.clone(),
-            board: self.board.clone(),
+            // The reversible tail only: a 12,000-ply history is not copied.
+            board: self.board.search_copy(),
             tt: self.tt.clone(),
             params,
             limits,

@@ -42,6 +42,36 @@ fn time_and_node_limits_hold_in_the_first_iteration_in_every_mode() {
     }
 }
 
+/// `go depth 1` in Pure mode on the crowded position: its one iteration is
+/// the exact value of a full capture tree (no pruning, no TT: a function of
+/// the position) that no machine finishes, so the search ends on any other
+/// limit given with the depth, and on `stop`, with one legal `bestmove`,
+/// at one thread or several; `isready` is answered meanwhile.
+#[test]
+fn a_pure_depth_1_search_too_big_to_finish_ends_on_every_other_limit_and_stop() {
+    for threads in ["1", "2"] {
+        let mut e = engine();
+        e.send("setoption name Pure value true");
+        e.send(&format!("setoption name Threads value {threads}"));
+        let game = Game::fen(MOST_MATERIAL);
+        set_position(&mut e, &game);
+        for cmd in ["go depth 1 movetime 200", "go depth 1 nodes 50000"] {
+            let (s, _) = timed_go(&mut e, &game, cmd);
+            assert!(s.best.is_some(), "Threads {threads}, {cmd}");
+        }
+        e.send("go depth 1");
+        e.send("isready");
+        let mut lines = e.read_until("readyok", LIVENESS);
+        lines.pop();
+        std::thread::sleep(Duration::from_millis(300));
+        e.send("stop");
+        lines.extend(e.read_until("bestmove", LIVENESS));
+        let s = check_search(&e, &game, lines);
+        assert!(s.best.is_some(), "Threads {threads}, go depth 1 + stop");
+        expect_quiet(&mut e);
+    }
+}
+
 #[test]
 fn movetime_is_used_to_its_end_less_the_move_overhead() {
     let mut e = engine();

@@ -174,3 +174,75 @@ fn a_panic_in_a_helper_is_reported_and_the_search_goes_on() {
     let s = go(&mut e, &game, "go depth 4");
     assert!(s.best.is_some());
 }
+
+/// Milliseconds from sending `command` to a line starting with `answer`,
+/// with the lines read.
+fn answered_in(e: &mut EngineProcess, command: &str, answer: &str) -> (f64, Vec<String>) {
+    let sent = std::time::Instant::now();
+    e.send(command);
+    let lines = e.read_until(answer, LIVENESS);
+    (sent.elapsed().as_secs_f64() * 1000.0, lines)
+}
+
+/// "median M, max X ms" of the figures.
+fn distribution(mut ms: Vec<f64>) -> String {
+    ms.sort_by(f64::total_cmp);
+    format!(
+        "median {:.1}, max {:.1} ms over {}",
+        ms[ms.len() / 2],
+        ms[ms.len() - 1],
+        ms.len()
+    )
+}
+
+/// The latency of `stop`, `isready` and `quit` at Threads 256 with a
+/// 12,000-ply history, over rounds of searches: printed as a benchmark
+/// (run with --nocapture to read it). Only a hang bound is asserted (the
+/// machine is shared); the figures measured by hand are in the closing note
+/// of issue 21.
+#[test]
+fn latency_at_threads_256_with_a_long_history() {
+    const HANG: f64 = 2000.0;
+    let mut e = engine();
+    e.send("setoption name Threads value 256");
+    let (game, position) = shuffled(12_000);
+    e.send(&position);
+    let (mut go_depth_1, mut isready, mut stop) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..10 {
+        let (ms, lines) = answered_in(&mut e, "go depth 1", "bestmove");
+        check_search(&e, &game, lines);
+        go_depth_1.push(ms);
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(150));
+        let (ms, mut lines) = answered_in(&mut e, "isready", "readyok");
+        isready.push(ms);
+        lines.pop();
+        std::thread::sleep(Duration::from_millis(50));
+        let (ms, more) = answered_in(&mut e, "stop", "bestmove");
+        stop.push(ms);
+        lines.extend(more);
+        check_search(&e, &game, lines);
+    }
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(150));
+    let sent = std::time::Instant::now();
+    e.send("quit");
+    let status = e.wait_exit(LIVENESS);
+    let quit = sent.elapsed().as_secs_f64() * 1000.0;
+    assert!(status.is_some_and(|s| s.success()), "quit gave {status:?}");
+    eprintln!(
+        "Threads 256, 12,000 plies: go depth 1 {}",
+        distribution(go_depth_1.clone())
+    );
+    eprintln!("  isready {}", distribution(isready.clone()));
+    eprintln!("  stop {}", distribution(stop.clone()));
+    eprintln!("  quit {quit:.1} ms");
+    for (what, ms) in [
+        ("go depth 1", go_depth_1),
+        ("isready", isready),
+        ("stop", stop),
+    ] {
+        assert!(ms.iter().all(|&t| t < HANG), "{what}: {ms:?}");
+    }
+    assert!(quit < HANG, "quit: {quit} ms");
+}

@@ -12,6 +12,7 @@ pub mod eval_cache;
 pub mod faults;
 pub mod grain;
 pub mod limits;
+pub mod malloc_arenas;
 pub mod node;
 pub mod oracle;
 pub mod ordering;
@@ -22,6 +23,7 @@ pub mod selectivity;
 pub mod static_eval;
 pub mod threads;
 pub mod tunable;
+pub mod turns;
 
 pub use control::SearchControl;
 pub use driver::{Info, search};

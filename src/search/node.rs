@@ -292,8 +292,10 @@ impl Searcher {
         self.stopped
     }
 
-    /// Reads the stop flag and the hard time limit.
+    /// Reads the stop flag and the hard time limit (a helper beyond the
+    /// cores may first wait for its next turn: `turns`).
     pub fn poll_stop(&mut self) {
+        super::turns::pause_point();
         if self.control.is_stopped() {
             self.stopped = true;
         } else if self.hard_limit_armed

@@ -1,17 +1,21 @@
 //! The Lazy SMP helper threads: created once per `Threads` value and kept
-//! across `go`s with their own ordering tables. Each `go` hands every helper
-//! the same position; helpers share only the TT, count their nodes into the
-//! job's `SearchControl`, and a panic in one is caught and noted, never fatal.
+//! across `go`s, parked between them, with their own ordering tables. A `go`
+//! leaves one shared job in each helper's lock-free mailbox and unparks it:
+//! the main thread and the input loop share no lock with a helper, so no
+//! helper waiting for a core can hold them up. Beyond the cores helpers take
+//! turns (`turns`). They share only the TT, count their nodes into the job's
+//! `SearchControl`, and a panic in one is caught and noted, never fatal.
 
 use super::limits::Limits;
 use super::node::{SearchTables, Searcher};
+use super::turns::{Turn, Turns};
 use super::{SearchControl, SearchParams, search};
 use crate::board::Board;
 use crate::tt::TranspositionTable;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, Sender, channel};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::thread::Thread;
 
 /// Stack for a search thread: deep recursion with move lists on the stack.
 pub const SEARCH_STACK_BYTES: usize = 64 << 20;
@@ -30,128 +34,196 @@ pub struct HelperJob {
     pub failures: Arc<Mutex<Vec<String>>>,
 }
 
-/// The helper threads of one `Threads` value.
-pub struct HelperPool {
-    workers: Vec<Sender<HelperJob>>,
+/// One helper's mailbox: the job posted for it, owned by whoever swaps it
+/// out, and the helper's handle to wake it. No lock: a helper that waits
+/// for a core while it takes a job holds up no one.
+struct Mailbox {
+    job: AtomicPtr<HelperJob>,
+    /// Set by the helper when it runs.
+    thread: OnceLock<Thread>,
+}
+
+impl Mailbox {
+    fn new() -> Mailbox {
+        Mailbox {
+            job: AtomicPtr::new(std::ptr::null_mut()),
+            thread: OnceLock::new(),
+        }
+    }
+
+    /// Leaves `job` (replacing one not yet taken) and wakes the helper.
+    fn post(&self, job: Arc<HelperJob>) {
+        let old = self
+            .job
+            .swap(Arc::into_raw(job).cast_mut(), Ordering::AcqRel);
+        drop(Self::owned(old));
+        if let Some(t) = self.thread.get() {
+            t.unpark();
+        }
+    }
+
+    /// The job posted since the last `take`, if any.
+    fn take(&self) -> Option<Arc<HelperJob>> {
+        Self::owned(self.job.swap(std::ptr::null_mut(), Ordering::AcqRel))
+    }
+
+    /// Takes ownership of a pointer swapped out of `job`.
+    fn owned(ptr: *mut HelperJob) -> Option<Arc<HelperJob>> {
+        // SAFETY: every non-null pointer in `job` came from `Arc::into_raw`
+        // and is swapped out exactly once, so it is turned back once.
+        (!ptr.is_null()).then(|| unsafe { Arc::from_raw(ptr) })
+    }
+}
+
+impl Drop for Mailbox {
+    fn drop(&mut self) {
+        drop(self.take());
+    }
+}
+
+/// The state the pool and its helpers share.
+struct Shared {
+    mailboxes: Vec<Mailbox>,
+    /// The pool is gone: helpers end.
+    closed: AtomicBool,
     /// Raised by `clear_tables`; each helper clears its tables when it sees
     /// a value newer than its own.
-    clear_epoch: Arc<AtomicU64>,
+    clear_epoch: AtomicU64,
+    /// With more helpers than the cores the main thread leaves, they take
+    /// turns on those cores.
+    turns: Option<Arc<Turns>>,
+}
+
+/// The helper threads of one `Threads` value.
+pub struct HelperPool {
+    shared: Arc<Shared>,
 }
 
 impl HelperPool {
     /// Starts `count` helpers. They are spawned by a thread of their own, so
-    /// that hundreds of them delay no command; jobs sent before a helper runs
-    /// wait in its channel. More helpers than cores run at the lowest
-    /// priority, so that the main search thread and the input loop get a
-    /// core when they want one (at Threads 256 on two cores, `stop` and
-    /// `isready` would otherwise wait hundreds of milliseconds for a turn).
-    /// They live until the pool is dropped.
+    /// that hundreds of them delay no command; a helper that starts after a
+    /// job was posted takes it up. More helpers than the cores left by the
+    /// main search thread take turns on them (see `turns`). They live
+    /// until the pool is closed.
     pub fn new(count: usize) -> HelperPool {
-        let clear_epoch = Arc::new(AtomicU64::new(0));
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let background = count + 1 > cores;
-        let mut workers = Vec::with_capacity(count);
-        let mut inboxes = Vec::with_capacity(count);
-        for _ in 0..count {
-            let (tx, rx) = channel();
-            workers.push(tx);
-            inboxes.push(rx);
-        }
-        let epoch = clear_epoch.clone();
+        let helper_cores = cores.saturating_sub(1).max(1);
+        let shared = Arc::new(Shared {
+            mailboxes: (0..count).map(|_| Mailbox::new()).collect(),
+            closed: AtomicBool::new(false),
+            clear_epoch: AtomicU64::new(0),
+            turns: (count > helper_cores).then(|| Turns::new(helper_cores)),
+        });
+        let for_spawner = shared.clone();
         let spawner = std::thread::Builder::new()
             .name("helper spawner".into())
-            .spawn(move || spawn_helpers(inboxes, &epoch, background));
+            .spawn(move || spawn_helpers(&for_spawner));
         if let Err(e) = spawner {
             log::warn!("cannot start the helper threads: {e}");
-            workers.clear();
         }
-        HelperPool {
-            workers,
-            clear_epoch,
-        }
+        HelperPool { shared }
     }
 
-    /// Helpers running (the main search thread is not one of them).
+    /// Helpers of this pool (the main search thread is not one of them).
     pub fn len(&self) -> usize {
-        self.workers.len()
+        self.shared.mailboxes.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.workers.is_empty()
+        self.shared.mailboxes.is_empty()
     }
 
-    /// Hands `job` to every helper. A helper still winding down a stopped
-    /// search takes it up as soon as it is done.
+    /// Posts `job` to every helper and wakes them (not after `close`): an
+    /// atomic swap and a wake-up each. A helper still winding down a stopped
+    /// search takes it up when it is done; a job replaced before a helper
+    /// took it is never searched by that helper.
     pub fn start(&self, job: &HelperJob) {
-        for w in &self.workers {
-            // A helper that died (it never should) is simply not asked.
-            let _ = w.send(job.clone());
+        if self.shared.closed.load(Ordering::Acquire) {
+            return;
+        }
+        let job = Arc::new(job.clone());
+        for m in &self.shared.mailboxes {
+            m.post(job.clone());
         }
     }
 
     /// Clears every helper's ordering tables before its next search (a new game).
     pub fn clear_tables(&self) {
-        self.clear_epoch.fetch_add(1, Ordering::Relaxed);
+        self.shared.clear_epoch.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Ends the helpers once their searches are over. Any running search
+    /// must have been stopped.
+    pub fn close(&self) {
+        self.shared.closed.store(true, Ordering::Release);
+        for m in &self.shared.mailboxes {
+            if let Some(t) = m.thread.get() {
+                t.unpark();
+            }
+        }
     }
 }
 
-fn spawn_helpers(inboxes: Vec<Receiver<HelperJob>>, epoch: &Arc<AtomicU64>, background: bool) {
-    for (i, rx) in inboxes.into_iter().enumerate() {
-        let epoch = epoch.clone();
+impl Drop for HelperPool {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
+fn spawn_helpers(shared: &Arc<Shared>) {
+    for index in 1..=shared.mailboxes.len() {
+        let shared = shared.clone();
         let spawned = std::thread::Builder::new()
-            .name(format!("search helper {}", i + 1))
+            .name(format!("search helper {index}"))
             .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
-                if background {
-                    lowest_priority();
-                }
-                helper_loop(i + 1, &rx, &epoch)
+                let _ = shared.mailboxes[index - 1]
+                    .thread
+                    .set(std::thread::current());
+                helper_loop(index, &shared)
             });
         if let Err(e) = spawned {
             // Its jobs are never taken: the others search on.
-            log::warn!("cannot start helper thread {}: {e}", i + 1);
+            log::warn!("cannot start helper thread {index}: {e}");
         }
     }
 }
 
-/// Puts the calling thread in Linux's idle scheduling class (per thread):
-/// it runs only when nothing else of any priority wants the core, and any
-/// other thread waking up takes the core from it at once, even when the
-/// whole engine runs at a low priority. Else nice 19 is tried.
-#[cfg(target_os = "linux")]
-fn lowest_priority() {
-    // SAFETY: gettid, sched_setscheduler and setpriority take plain values
-    // and a pointer to a local that outlives the call.
-    let ok = unsafe {
-        let tid = libc::gettid();
-        let param = libc::sched_param { sched_priority: 0 };
-        libc::sched_setscheduler(tid, libc::SCHED_IDLE, &param) == 0
-            || libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 19) == 0
-    };
-    if !ok {
-        log::debug!("cannot lower a helper thread's priority");
+/// The next job posted to helper `index`, parked until there is one;
+/// `None` once the pool is closed.
+fn next_job(shared: &Shared, index: usize) -> Option<Arc<HelperJob>> {
+    loop {
+        if shared.closed.load(Ordering::Acquire) {
+            return None;
+        }
+        if let Some(job) = shared.mailboxes[index - 1].take() {
+            return Some(job);
+        }
+        // A post or close after the checks above unparks at once.
+        std::thread::park();
     }
 }
 
-#[cfg(not(target_os = "linux"))]
-fn lowest_priority() {}
-
-/// One helper: waits for jobs until its pool is dropped. Jobs stopped
+/// One helper: waits for jobs until its pool is closed. Jobs stopped
 /// before they start (superseded by a later `go`) are skipped.
-fn helper_loop(index: usize, jobs: &Receiver<HelperJob>, clear_epoch: &AtomicU64) {
+fn helper_loop(index: usize, shared: &Shared) {
     let mut tables: Box<SearchTables> = Box::default();
     let mut seen_epoch = 0;
-    while let Ok(job) = jobs.recv() {
+    while let Some(job) = next_job(shared, index) {
         if job.control.is_stopped() {
             continue;
         }
-        let epoch = clear_epoch.load(Ordering::Relaxed);
+        let _turn = shared.turns.as_ref().map(Turn::take);
+        if job.control.is_stopped() {
+            continue;
+        }
+        let epoch = shared.clear_epoch.load(Ordering::Relaxed);
         if epoch != seen_epoch {
             tables.clear();
             seen_epoch = epoch;
         }
         let failures = job.failures.clone();
-        let outcome = catch_unwind(AssertUnwindSafe(move || run_helper(index, job, tables)));
+        let outcome = catch_unwind(AssertUnwindSafe(|| run_helper(index, &job, tables)));
         tables = match outcome {
             Ok(tables) => tables,
             Err(panic) => {
@@ -169,11 +241,18 @@ fn helper_loop(index: usize, jobs: &Receiver<HelperJob>, clear_epoch: &AtomicU64
     }
 }
 
-fn run_helper(index: usize, job: HelperJob, tables: Box<SearchTables>) -> Box<SearchTables> {
+fn run_helper(index: usize, job: &HelperJob, tables: Box<SearchTables>) -> Box<SearchTables> {
     if super::faults::injected(super::faults::Fault::HelperPanic) {
         panic!("injected fault in helper {index}");
     }
-    let mut helper = Searcher::new(job.board, job.tt, tables, job.control, job.params.mode);
+    let mut helper = Searcher::new(
+        // With room for the search's plies: play never reallocates.
+        job.board.search_copy(),
+        job.tt.clone(),
+        tables,
+        job.control.clone(),
+        job.params.mode,
+    );
     search(&mut helper, &job.params, &job.limits, &mut |_| {});
     helper.into_tables()
 }
