@@ -4,7 +4,7 @@
 
 use crate::board::Board;
 use crate::positions::epd_fen;
-use crate::research::rng::{SplitMix64, mix};
+use crate::rng::{SplitMix64, mix};
 use crate::score::{Depth, Score};
 use crate::search::{Limits, ReusableSearch, SearchMode, SearchParams, search};
 use std::path::PathBuf;

@@ -14,6 +14,7 @@ pub mod nnue;
 pub mod perft;
 pub mod positions;
 pub mod research;
+pub mod rng;
 pub mod score;
 pub mod search;
 pub mod search_thread;

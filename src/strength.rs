@@ -2,7 +2,7 @@
 //! Level`): a node budget per move and a seeded softmax choice among the best
 //! `CANDIDATES` root lines. Full strength changes nothing in the search.
 
-use crate::research::rng::mix;
+use crate::rng::mix;
 use crate::score::{Depth, Score};
 use crate::search::{Limits, PvLine, SearchParams, SearchResult};
 

@@ -10,7 +10,8 @@ use shakmaty::Position;
 use shakmaty_syzygy::Wdl;
 use std::time::Duration;
 use stockman::Board;
-use stockman::known::Tablebases;
+use stockman::known::{Tablebases, syzygy_sample};
+use stockman::rng::SplitMix64;
 
 const TABLES: &str = "tests/data/syzygy";
 const GAMES_PER_MATERIAL: usize = 25;
@@ -27,58 +28,13 @@ enum Expected {
     NobodyLoses,
 }
 
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
 /// A random legal position of `material` (white's pieces first) with white
 /// to move when `white_moves`.
-fn random_position(rng: &mut SplitMix, material: &str, white_moves: bool) -> Board {
+fn random_position(rng: &mut SplitMix64, material: &str, white_moves: bool) -> Board {
     let (white, black) = material.split_once('v').unwrap();
+    let turn = if white_moves { 'w' } else { 'b' };
     loop {
-        let mut squares = [None; 64];
-        let pieces = white
-            .chars()
-            .chain(black.chars().map(|c| c.to_ascii_lowercase()));
-        for p in pieces {
-            let pawn = p.eq_ignore_ascii_case(&'p');
-            let free: Vec<usize> = (0..64)
-                .filter(|&s| squares[s].is_none() && (!pawn || (8..56).contains(&s)))
-                .collect();
-            squares[free[(rng.next() % free.len() as u64) as usize]] = Some(p);
-        }
-        let mut fen = String::new();
-        for rank in (0..8).rev() {
-            let mut empty = 0;
-            for file in 0..8 {
-                match squares[rank * 8 + file] {
-                    Some(c) => {
-                        if empty > 0 {
-                            fen += &empty.to_string();
-                        }
-                        empty = 0;
-                        fen.push(c);
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                fen += &empty.to_string();
-            }
-            if rank > 0 {
-                fen.push('/');
-            }
-        }
-        let turn = if white_moves { 'w' } else { 'b' };
-        if let Ok(b) = Board::from_fen(&format!("{fen} {turn} - - 0 1")) {
+        if let Some(b) = syzygy_sample::random_position(white, black, turn, rng) {
             return b;
         }
     }
@@ -92,10 +48,10 @@ fn positions(
     wanted: Wdl,
     count: usize,
 ) -> Vec<Board> {
-    let mut rng = SplitMix(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut found = Vec::new();
     while found.len() < count {
-        let white_moves = wanted == Wdl::Win || rng.next().is_multiple_of(2);
+        let white_moves = wanted == Wdl::Win || rng.next_u64().is_multiple_of(2);
         let b = random_position(&mut rng, material, white_moves);
         let pos = b.pos();
         if pos.is_game_over() || tables.wdl(pos) != Some(wanted) {

@@ -2,6 +2,7 @@
 //! generator (the same seed plays the same moves), or the heaviest only.
 
 use super::book::WeightedMove;
+use crate::rng::SplitMix64;
 
 /// How a book move is picked (`BookBestMove`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -16,10 +17,10 @@ pub enum BookPick {
 /// The seed of a new session's book generator: play is reproducible.
 pub const BOOK_SEED: u64 = 0x0B00_C5EE_D022;
 
-/// The book generator's state.
+/// The book's seeded generator.
 #[derive(Clone, Debug)]
 pub struct BookChoice {
-    state: u64,
+    rng: SplitMix64,
 }
 
 impl Default for BookChoice {
@@ -30,7 +31,9 @@ impl Default for BookChoice {
 
 impl BookChoice {
     pub fn new(seed: u64) -> BookChoice {
-        BookChoice { state: seed }
+        BookChoice {
+            rng: SplitMix64::new(seed),
+        }
     }
 
     /// One of `moves` (weight 0 means "never play"); `None` when none may be played.
@@ -45,7 +48,7 @@ impl BookChoice {
                 if total == 0 {
                     return None;
                 }
-                let mut r = self.next() % total;
+                let mut r = self.rng.next_u64() % total;
                 for m in playable {
                     let w = u64::from(m.weight);
                     if r < w {
@@ -56,15 +59,6 @@ impl BookChoice {
                 None
             }
         }
-    }
-
-    /// SplitMix64.
-    fn next(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
     }
 }
 

@@ -2,6 +2,7 @@
 //! fixed-seed generator: what loading probes to check a table file opens.
 
 use crate::board::Board;
+use crate::rng::SplitMix64;
 use shakmaty::Chess;
 
 /// Tries before giving up on a material (every real one succeeds in a few).
@@ -11,7 +12,7 @@ const TRIES: usize = 200;
 /// the `v`), no castling rights, halfmove clock 0. `None` for a bad name.
 pub fn position_of(material: &str) -> Option<Chess> {
     let (white, black) = material.split_once('v')?;
-    let mut rng = SplitMix(0x5EED_0022 ^ material.len() as u64);
+    let mut rng = SplitMix64::new(0x5EED_0022 ^ material.len() as u64);
     for _ in 0..TRIES {
         if let Some(board) = place(white, black, &mut rng) {
             return Some(board.pos().clone());
@@ -20,8 +21,30 @@ pub fn position_of(material: &str) -> Option<Chess> {
     None
 }
 
-/// One random placement, if it is legal.
-fn place(white: &str, black: &str, rng: &mut SplitMix) -> Option<Board> {
+/// One random placement, if it is legal (the side to move drawn last).
+fn place(white: &str, black: &str, rng: &mut SplitMix64) -> Option<Board> {
+    let squares = scatter(white, black, rng)?;
+    let turn = if rng.next_u64().is_multiple_of(2) {
+        'w'
+    } else {
+        'b'
+    };
+    with_turn(&squares, turn)
+}
+
+/// A random placement of `white`'s and `black`'s pieces (pawns off the back
+/// ranks) with `turn` (`'w'` or `'b'`) to move, if it is legal.
+pub fn random_position(
+    white: &str,
+    black: &str,
+    turn: char,
+    rng: &mut SplitMix64,
+) -> Option<Board> {
+    with_turn(&scatter(white, black, rng)?, turn)
+}
+
+/// The pieces dropped one by one on random free squares.
+fn scatter(white: &str, black: &str, rng: &mut SplitMix64) -> Option<[Option<char>; 64]> {
     let mut squares: [Option<char>; 64] = [None; 64];
     let pieces = white
         .chars()
@@ -35,14 +58,13 @@ fn place(white: &str, black: &str, rng: &mut SplitMix) -> Option<Board> {
         if free.is_empty() {
             return None;
         }
-        squares[free[(rng.next() % free.len() as u64) as usize]] = Some(piece);
+        squares[free[(rng.next_u64() % free.len() as u64) as usize]] = Some(piece);
     }
-    let turn = if rng.next().is_multiple_of(2) {
-        "w"
-    } else {
-        "b"
-    };
-    Board::from_fen(&format!("{} {turn} - - 0 1", placement(&squares))).ok()
+    Some(squares)
+}
+
+fn with_turn(squares: &[Option<char>; 64], turn: char) -> Option<Board> {
+    Board::from_fen(&format!("{} {turn} - - 0 1", placement(squares))).ok()
 }
 
 /// The piece-placement field of a FEN (rank 8 first).
@@ -70,19 +92,6 @@ fn placement(squares: &[Option<char>; 64]) -> String {
         }
     }
     out
-}
-
-/// SplitMix64: a small, seedable generator.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
 }
 
 #[cfg(test)]
