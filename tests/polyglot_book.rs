@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::engine_process::EngineProcess;
+use common::engine_process::{EngineProcess, bestmove_of};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -21,17 +21,7 @@ fn made_book(name: &str) -> (PathBuf, Vec<(String, Vec<String>)>) {
     let dir = std::env::temp_dir().join(format!("stockman-book-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("book.bin");
-    let out = Command::new("python3")
-        .arg(common::repo_path("tests/python/polyglot_book.py"))
-        .arg(&file)
-        .output()
-        .expect("run python3 (python-chess must be installed: make test)");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let lines = String::from_utf8(out.stdout).unwrap();
+    let lines = common::python_oracle("polyglot_book.py", &[file.as_os_str()]);
     let expected = lines
         .lines()
         .map(|l| {
@@ -87,13 +77,7 @@ fn go(e: &mut EngineProcess, position: &str) -> (Option<(String, u32)>, String) 
     e.send(position);
     e.send("go movetime 200");
     let lines = e.read_until("bestmove", TIMEOUT);
-    let best = lines
-        .last()
-        .unwrap()
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .to_string();
+    let best = bestmove_of(&lines);
     let book = lines.iter().find_map(|l| {
         let rest = l.strip_prefix("info string book move ")?;
         let (mv, weight) = rest.split_once(" (weight ")?;

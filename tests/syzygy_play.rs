@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::engine_process::EngineProcess;
+use common::engine_process::{EngineProcess, bestmove_of};
 use shakmaty::Position;
 use shakmaty_syzygy::Wdl;
 use std::time::Duration;
@@ -101,13 +101,7 @@ fn play(e: &mut EngineProcess, tables: &Tablebases, start: &Board, expected: Exp
         e.send(&format!("position fen {fen} moves {}", moves.join(" ")));
         e.send(&format!("go nodes {NODES}"));
         let lines = e.read_until("bestmove", MOVE_TIMEOUT);
-        let text = lines
-            .last()
-            .unwrap()
-            .split_whitespace()
-            .nth(1)
-            .unwrap()
-            .to_string();
+        let text = bestmove_of(&lines);
         let before = tables.wdl(&pos).expect("in the tables");
         board.play_uci(&text).expect("a legal bestmove");
         let after = match board.pos().is_checkmate() {

@@ -21,20 +21,11 @@ fn tables() -> std::sync::Arc<Tablebases> {
 
 #[test]
 fn probes_agree_with_python_chess_on_1000_positions() {
-    let out = Command::new("python3")
-        .arg(common::repo_path("tests/python/syzygy_oracle.py"))
-        .arg(common::repo_path(TABLES))
-        .arg("1000")
-        .args(MATERIALS)
-        .output()
-        .expect("run python3 (python-chess must be installed: make test)");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let tables_dir = common::repo_path(TABLES);
+    let mut args: Vec<&std::ffi::OsStr> = vec![tables_dir.as_os_str(), "1000".as_ref()];
+    args.extend(MATERIALS.iter().map(std::ffi::OsStr::new));
+    let text = common::python_oracle("syzygy_oracle.py", &args);
     let tables = tables();
-    let text = String::from_utf8(out.stdout).unwrap();
     let mut checked = 0;
     for line in text.lines() {
         let fields: Vec<&str> = line.split(';').collect();

@@ -270,6 +270,12 @@ impl Drop for EngineProcess {
 }
 
 /// Does `line` start with `word` followed by a blank or the end?
+/// The move of the last line of `lines`, a `bestmove` line.
+pub fn bestmove_of(lines: &[String]) -> String {
+    let last = lines.last().expect("a bestmove line");
+    last.split_whitespace().nth(1).expect("a move").to_string()
+}
+
 pub fn starts_with_word(line: &str, word: &str) -> bool {
     line.strip_prefix(word)
         .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))

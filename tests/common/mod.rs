@@ -12,6 +12,22 @@ pub fn repo_path(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
 
+/// Runs a python-chess script of tests/python with `args` and returns what
+/// it printed; fails the test with the script's stderr if it fails.
+pub fn python_oracle(script: &str, args: &[&std::ffi::OsStr]) -> String {
+    let out = std::process::Command::new("python3")
+        .arg(repo_path(&format!("tests/python/{script}")))
+        .args(args)
+        .output()
+        .expect("run python3 (python-chess must be installed: make test)");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
 /// The FEN part (first four fields, plus clocks when present) of each EPD line.
 pub fn epd_fens(rel: &str) -> Vec<String> {
     let text = std::fs::read_to_string(repo_path(rel)).expect("positions file");
