@@ -35,7 +35,7 @@ const MAGIC: &[u8; 8] = b"STKNET01";
 pub const FILE_BYTES: usize = MAGIC.len() + 4 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
 
 /// The network this build plays with, trained by `stockman train-net`
-/// (see the README's "Evaluation network" for the data it came from):
+/// (see docs/tuning.md, "The evaluation network", for the data it came from):
 /// positions/stockman.nnue, or the file `EVALFILE` named at build time
 /// (`make EVALFILE=...`; build.rs checks its size).
 static EMBEDDED: &[u8] = include_bytes!(env!("STOCKMAN_EVALFILE"));

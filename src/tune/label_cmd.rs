@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 /// Positions one engine labels before it takes the next batch.
 const BATCH: usize = 512;
 /// The scale at which Stockfish 15.1's static evaluation best predicted the
-/// results of Stockman's games (mean squared error 0.0757, README).
+/// results of Stockman's games (mean squared error 0.0757, docs/tuning.md).
 pub const STOCKFISH_SCALE: f64 = 350.0;
 /// The search range and the final step of the best-scale fit.
 const SCALE_RANGE: (f64, f64) = (25.0, 2000.0);
