@@ -1,6 +1,6 @@
 # OpenBench-style build: `make EXE=stockman-dev` produces an optimised binary
 # named by EXE next to this Makefile; `EVALFILE=path` embeds that network instead
-# of positions/stockman.nnue. `make test` runs the whole test suite.
+# of net/stockman.nnue. `make test` runs the whole test suite.
 
 EXE ?= stockman
 CARGO ?= cargo

@@ -36,7 +36,7 @@ pub const FILE_BYTES: usize = MAGIC.len() + 4 + 2 * (INPUTS * HIDDEN + HIDDEN + 
 
 /// The network this build plays with, trained by `stockman train-net`
 /// (see docs/tuning.md, "The evaluation network", for the data it came from):
-/// positions/stockman.nnue, or the file `EVALFILE` named at build time
+/// net/stockman.nnue, or the file `EVALFILE` named at build time
 /// (`make EVALFILE=...`; build.rs checks its size).
 static EMBEDDED: &[u8] = include_bytes!(env!("STOCKMAN_EVALFILE"));
 
