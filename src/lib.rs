@@ -10,6 +10,7 @@ pub mod eval;
 pub mod files;
 pub mod genfens;
 pub mod known;
+pub mod limits;
 pub mod nnue;
 pub mod perft;
 pub mod positions;

@@ -11,7 +11,7 @@ pub mod driver;
 pub mod eval_cache;
 pub mod faults;
 pub mod grain;
-pub mod limits;
+pub mod history;
 pub mod malloc_arenas;
 pub mod node;
 pub mod oracle;
@@ -27,7 +27,9 @@ pub mod turns;
 
 pub use control::SearchControl;
 pub use driver::{Info, search};
-pub use limits::Limits;
+// `Limits` lives in `crate::limits` (time management reads it too); re-exported
+// here because a search is called with it.
+pub use crate::limits::Limits;
 pub use node::{SearchTables, Searcher};
 pub use reusable::ReusableSearch;
 pub use static_eval::Evaluation;

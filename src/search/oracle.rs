@@ -5,10 +5,11 @@
 //! tree (exact by theorem, checked against minimax) for depths where plain
 //! minimax is too slow to run in a test. Tests hold every back end to them.
 
-use super::ordering::{is_tactical, mvv_lva};
+use super::ordering::mvv_lva;
 use crate::board::{Board, RepetitionRule};
 use crate::eval::evaluate;
 use crate::score::{Depth, MAX_PLY, Ply, Score};
+use crate::tactical_moves::is_tactical;
 
 /// The depth-`depth` minimax value of `board` (whose search root must be set
 /// at the position `ply` plies above it).
