@@ -39,7 +39,7 @@ enum Command {
     /// Texel tuning of the evaluation weights on datagen's data; writes src/eval/tuned.rs.
     Tune(stockman::tune::TuneArgs),
     /// Train the evaluation network on labelled positions (datagen + label's data).
-    TrainNet(stockman::nnue::TrainNetArgs),
+    TrainNet(stockman::tune::TrainNetArgs),
     /// OpenBench's SPSA input: one line per tunable search constant
     /// (`name, int, value, min, max, step, learning rate`); a `--features spsa`
     /// build takes them as UCI options.
@@ -143,7 +143,7 @@ fn run_subcommand(cli: &Cli) -> Result<(), String> {
         Some(Command::Datagen(a)) => stockman::tune::run_datagen(a),
         Some(Command::Label(a)) => stockman::tune::run_label(a),
         Some(Command::Tune(a)) => stockman::tune::run_tune(a),
-        Some(Command::TrainNet(a)) => stockman::nnue::run_train_net(a),
+        Some(Command::TrainNet(a)) => stockman::tune::run_train_net(a),
         Some(Command::Spsa) => {
             let mut out = std::io::stdout().lock();
             stockman::search::selectivity::TUNABLES
