@@ -2,6 +2,8 @@
 //! evaluations (a python-chess stand-in that prints Stockfish's `eval`
 //! lines), searches by Stockman itself as the labelling engine, the output
 //! read back by `tune`, and bad engines or arguments refused with a message.
+// The lab's subcommands and library: only in a build with the `lab` feature.
+#![cfg(feature = "lab")]
 
 mod common;
 

@@ -1,6 +1,8 @@
 //! The research oracle on many seeded random trees — every algorithm returns
 //! the minimax value, SSS* ≡ MT-SSS*, DUAL* ≡ MT-DUAL*, SSS*/DUAL* leaves ⊆
 //! alpha-beta's — and `stockman trees` driven through the real binary.
+// The lab's subcommands and library: only in a build with the `lab` feature.
+#![cfg(feature = "lab")]
 
 mod common;
 
