@@ -169,7 +169,7 @@ impl Engine {
         for d in DECLARATIONS {
             self.out.line(&d.declaration());
         }
-        for line in crate::search::tunable::uci_declarations() {
+        for line in crate::search::spsa::uci_declarations() {
             self.out.line(&line);
         }
         self.out.line("uciok");
