@@ -4,6 +4,11 @@
 //! root only, so a value is a function of the position); and a plain fail-hard alpha-beta over the same
 //! tree (exact by theorem, checked against minimax) for depths where plain
 //! minimax is too slow to run in a test. Tests hold every back end to them.
+//!
+//! It serves only tests, yet stays in the core (public, not behind a
+//! feature): the integration tests reach it through the library's public
+//! API, which `cfg(test)` would hide from them, and it is small and imports
+//! nothing but the board, the evaluation and move ordering.
 
 use super::ordering::mvv_lva;
 use crate::board::{Board, RepetitionRule};
