@@ -681,6 +681,23 @@ fn the_graph_sees_the_imports_it_should() {
     }
 }
 
+#[test]
+fn the_lab_is_what_the_lab_feature_gates_in_lib_rs() {
+    let lib =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs")).unwrap();
+    let lines: Vec<&str> = lib.lines().map(str::trim).collect();
+    let gated: BTreeSet<&str> = lines
+        .windows(2)
+        .filter(|w| w[0] == "#[cfg(feature = \"lab\")]")
+        .filter_map(|w| w[1].strip_prefix("pub mod")?.trim().strip_suffix(';'))
+        .collect();
+    assert_eq!(
+        gated,
+        LAB.into_iter().collect(),
+        "src/lib.rs gates {gated:?}"
+    );
+}
+
 fn made_up(files: &[(&str, &str)]) -> Vec<(String, String)> {
     files
         .iter()
