@@ -1,6 +1,6 @@
 //! Chooses the network the binary embeds: the file named by the `EVALFILE`
 //! environment variable (OpenBench's `make EVALFILE=...`), else the repository's
-//! positions/stockman.nnue. A file of the wrong size stops the build here.
+//! net/stockman.nnue. A file of the wrong size stops the build here.
 
 use std::path::PathBuf;
 
@@ -12,7 +12,7 @@ fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("set by cargo"));
     let path = match std::env::var("EVALFILE") {
         Ok(file) if !file.trim().is_empty() => manifest.join(file.trim()),
-        _ => manifest.join("positions").join("stockman.nnue"),
+        _ => manifest.join("net").join("stockman.nnue"),
     };
     let size = match std::fs::metadata(&path) {
         Ok(meta) if meta.is_file() => meta.len(),

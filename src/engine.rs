@@ -7,10 +7,10 @@ use crate::board::Board;
 use crate::eval::evaluate;
 use crate::known::KnownBase;
 use crate::known::syzygy::SyzygyConfig;
+use crate::limits::Clock;
 use crate::nnue::{Network, NetworkEvaluator};
 use crate::score::Depth;
 use crate::search::driver::MAX_DEPTH;
-use crate::search::limits::Clock;
 use crate::search::static_eval::network_evaluate;
 use crate::search::{Evaluation, Limits, SearchMode, SearchParams};
 use crate::search_thread::{SearchSetup, Searches};
@@ -169,7 +169,7 @@ impl Engine {
         for d in DECLARATIONS {
             self.out.line(&d.declaration());
         }
-        for line in crate::search::tunable::uci_declarations() {
+        for line in crate::search::spsa::uci_declarations() {
             self.out.line(&line);
         }
         self.out.line("uciok");

@@ -1,5 +1,6 @@
 //! The `stockman` command: with no arguments it speaks UCI on stdin/stdout;
-//! subcommands run perft, bench, the research tools and the tuner.
+//! subcommands run perft, bench and genfens, and (with the default `lab`
+//! feature) the research tools and the tuner.
 
 use clap::{Parser, Subcommand};
 use std::io::{BufRead, Write};
@@ -24,22 +25,29 @@ enum Command {
     Uci,
     /// Fixed-depth node signature over the bench positions (OpenBench reads the last line).
     Bench(stockman::bench::BenchArgs),
+    #[cfg(feature = "lab")]
     /// B* on EPD positions with engine-made intervals, beside AlphaBeta and MTDf.
     Bstar(stockman::research::BStarChessArgs),
+    #[cfg(feature = "lab")]
     /// Engine back ends side by side on EPD positions: nodes, leaves, passes per depth.
     Compare(stockman::research::CompareArgs),
     /// Count leaf nodes of the legal move tree (per root move), or run an EPD perft suite.
     Perft(stockman::perft::PerftArgs),
+    #[cfg(feature = "lab")]
     /// Textbook algorithms on synthetic game trees: leaves evaluated, SSS* = MT-SSS* check.
     Trees(stockman::research::TreesArgs),
+    #[cfg(feature = "lab")]
     /// Tuning data: quiet positions from self-play (or a PGN file) labelled with the game result.
     Datagen(stockman::tune::DatagenArgs),
+    #[cfg(feature = "lab")]
     /// Relabel tuning data with another UCI engine's judgement (Stockfish's static eval, a search).
     Label(stockman::tune::LabelArgs),
+    #[cfg(feature = "lab")]
     /// Texel tuning of the evaluation weights on datagen's data; writes src/eval/tuned.rs.
     Tune(stockman::tune::TuneArgs),
+    #[cfg(feature = "lab")]
     /// Train the evaluation network on labelled positions (datagen + label's data).
-    TrainNet(stockman::nnue::TrainNetArgs),
+    TrainNet(stockman::tune::TrainNetArgs),
     /// OpenBench's SPSA input: one line per tunable search constant
     /// (`name, int, value, min, max, step, learning rate`); a `--features spsa`
     /// build takes them as UCI options.
@@ -107,6 +115,32 @@ fn uci_arguments(lines: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// The lab's subcommands, which a build without the `lab` feature leaves out.
+const LAB_SUBCOMMANDS: [&str; 7] = [
+    "bstar",
+    "compare",
+    "trees",
+    "datagen",
+    "label",
+    "tune",
+    "train-net",
+];
+
+/// In a build without the lab, a lab subcommand is a clear error (clap would
+/// only call it unrecognised).
+fn refuse_lab_subcommand(args: &[String]) -> Result<(), String> {
+    match args.first() {
+        Some(name) if !cfg!(feature = "lab") && LAB_SUBCOMMANDS.contains(&name.as_str()) => {
+            Err(format!(
+                "`{name}` belongs to the lab, which this build leaves out \
+                 (built with --no-default-features); build with the default \
+                 features (`cargo build --release`) to use it"
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Are the arguments UCI commands (the first has a blank in it) rather than a subcommand?
 fn are_uci_lines(args: &[String]) -> bool {
     args.first()
@@ -121,7 +155,7 @@ fn main() -> ExitCode {
     let result = if are_uci_lines(&args) {
         uci_arguments(&args)
     } else {
-        run_subcommand(&Cli::parse())
+        refuse_lab_subcommand(&args).and_then(|()| run_subcommand(&Cli::parse()))
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -136,14 +170,21 @@ fn run_subcommand(cli: &Cli) -> Result<(), String> {
     match &cli.command {
         None | Some(Command::Uci) => uci_loop(),
         Some(Command::Bench(a)) => stockman::bench::run(a),
+        #[cfg(feature = "lab")]
         Some(Command::Bstar(a)) => stockman::research::run_bstar_chess(a),
+        #[cfg(feature = "lab")]
         Some(Command::Compare(a)) => stockman::research::run_compare(a),
         Some(Command::Perft(a)) => stockman::perft::run(a),
+        #[cfg(feature = "lab")]
         Some(Command::Trees(a)) => stockman::research::run_trees(a),
+        #[cfg(feature = "lab")]
         Some(Command::Datagen(a)) => stockman::tune::run_datagen(a),
+        #[cfg(feature = "lab")]
         Some(Command::Label(a)) => stockman::tune::run_label(a),
+        #[cfg(feature = "lab")]
         Some(Command::Tune(a)) => stockman::tune::run_tune(a),
-        Some(Command::TrainNet(a)) => stockman::nnue::run_train_net(a),
+        #[cfg(feature = "lab")]
+        Some(Command::TrainNet(a)) => stockman::tune::run_train_net(a),
         Some(Command::Spsa) => {
             let mut out = std::io::stdout().lock();
             stockman::search::selectivity::TUNABLES

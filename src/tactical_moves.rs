@@ -2,8 +2,13 @@
 //! generated without the quiet moves that quiescence and ProbCut would throw
 //! away; in the order `legal_moves` lists them, so searches are unchanged.
 
-use crate::search::ordering::is_tactical;
 use shakmaty::{Bitboard, Chess, Color, File, Move, MoveList, Position, Role, Square, attacks};
+
+/// Is this move part of the quiescence search (captures and queen promotions)?
+#[inline]
+pub fn is_tactical(m: Move) -> bool {
+    m.is_capture() || m.promotion() == Some(Role::Queen)
+}
 
 /// Legal captures (en passant and capturing promotions included) and quiet
 /// queen promotions: `legal_moves` filtered by `is_tactical`, in its order.

@@ -2,7 +2,7 @@
 //! between iterations: don't start another) and a hard limit (checked inside
 //! the search: stop now), with the move overhead kept back from both.
 
-use crate::search::Limits;
+use crate::limits::Limits;
 use shakmaty::Color;
 use std::time::Duration;
 
@@ -83,7 +83,7 @@ impl TimeBudget {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::limits::Clock;
+    use crate::limits::Clock;
 
     fn ms(v: u64) -> Duration {
         Duration::from_millis(v)

@@ -1,6 +1,8 @@
 //! `stockman compare` through the real binary on a small EPD file: the
 //! per-depth tables, the Pure-mode values-agree line, the CSV and SVG files,
 //! and clear errors (never a panic) for bad input.
+// The lab's subcommands and library: only in a build with the `lab` feature.
+#![cfg(feature = "lab")]
 
 mod common;
 

@@ -2,6 +2,8 @@
 //! evaluations (a python-chess stand-in that prints Stockfish's `eval`
 //! lines), searches by Stockman itself as the labelling engine, the output
 //! read back by `tune`, and bad engines or arguments refused with a message.
+// The lab's subcommands and library: only in a build with the `lab` feature.
+#![cfg(feature = "lab")]
 
 mod common;
 
@@ -58,7 +60,7 @@ fn close(a: f64, b: f64) -> bool {
 fn static_evaluations_become_win_probabilities_in_input_order() {
     let (data, out) = data_file("label-static");
     let mock = common::repo_path("tests/python/static_eval_engine.py");
-    let engine = format!("python3 {}", mock.display());
+    let engine = format!("{} {}", common::python(), mock.display());
     let run = label(
         &data,
         &out,

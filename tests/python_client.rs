@@ -15,27 +15,30 @@ const LIMIT: Duration = Duration::from_secs(300);
 
 #[test]
 fn python_chess_client() {
-    let probe = Command::new("python3")
+    let python = common::python();
+    let probe = Command::new(&python)
         .args(["-c", "import chess.engine"])
         .output();
     match probe {
-        Err(e) => panic!("cannot run python3 ({e}): install Python 3 and `pip install chess`"),
+        Err(e) => {
+            panic!("cannot run {python} ({e}): install Python 3; `make test` installs python-chess")
+        }
         Ok(out) if !out.status.success() => panic!(
-            "python-chess is not importable: `pip install chess`\n{}",
+            "python-chess is not importable by {python}: `make test` installs it\n{}",
             String::from_utf8_lossy(&out.stderr)
         ),
         Ok(_) => {}
     }
 
     let script = common::repo_path("tests/python/client_test.py");
-    let mut child = Command::new("python3")
+    let mut child = Command::new(&python)
         .arg(&script)
         .arg(env!("CARGO_BIN_EXE_stockman"))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("start python3");
+        .expect("start Python");
     // Read both pipes on threads so a chatty script never blocks on a full pipe.
     let mut stdout = child.stdout.take().expect("piped stdout");
     let mut stderr = child.stderr.take().expect("piped stderr");

@@ -1,5 +1,7 @@
 //! `stockman trees --algorithm bstar` and `stockman bstar` through the real
 //! binary: the tables, the CSV, and clear errors for bad arguments.
+// The lab's subcommands and library: only in a build with the `lab` feature.
+#![cfg(feature = "lab")]
 
 mod common;
 

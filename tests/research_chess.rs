@@ -1,6 +1,8 @@
 //! The research oracle on chess positions (static evaluation at the horizon,
 //! no quiescence): every algorithm returns the minimax value, SSS* ≡ MT-SSS*,
 //! DUAL* ≡ MT-DUAL*, and SSS*/DUAL* leaves lie within alpha-beta's.
+// The lab's subcommands and library: only in a build with the `lab` feature.
+#![cfg(feature = "lab")]
 
 use stockman::research::chess::{ChessMoveOrder, ChessTree};
 use stockman::research::{ExamineOptions, TreeAlgorithm, examine};

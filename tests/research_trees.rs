@@ -1,6 +1,8 @@
 //! The research oracle on many seeded random trees — every algorithm returns
 //! the minimax value, SSS* ≡ MT-SSS*, DUAL* ≡ MT-DUAL*, SSS*/DUAL* leaves ⊆
 //! alpha-beta's — and `stockman trees` driven through the real binary.
+// The lab's subcommands and library: only in a build with the `lab` feature.
+#![cfg(feature = "lab")]
 
 mod common;
 
@@ -9,11 +11,11 @@ use common::cli::{stockman, text};
 use rayon::prelude::*;
 use std::process::Output;
 use stockman::research::examples::{PLAAT_BRANCHING, PLAAT_LEAVES};
-use stockman::research::rng::SplitMix64;
 use stockman::research::synthetic::leaf_count;
 use stockman::research::{
     ExamineOptions, SyntheticSpec, SyntheticTree, TreeAlgorithm, ValueModel, ValueRange, examine,
 };
+use stockman::rng::SplitMix64;
 
 /// Random trees checked by `random_trees_satisfy_the_theorems`.
 const RANDOM_TREE_COUNT: u64 = 1200;

@@ -2,6 +2,8 @@
 //! learns that a queen up wins, writes a network the engine's own reader
 //! takes (the library's and the engine's, by `setoption name EvalFile`), and
 //! refuses bad input with a message and a non-zero exit.
+// The lab's subcommands and library: only in a build with the `lab` feature.
+#![cfg(feature = "lab")]
 
 mod common;
 

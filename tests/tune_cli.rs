@@ -1,6 +1,8 @@
 //! `stockman datagen` and `stockman tune` through the real binary, on tiny
 //! inputs: data lines are well formed and repeat with the seed, a PGN file
 //! gives positions, tuning writes a generated file, bad input is refused.
+// The lab's subcommands and library: only in a build with the `lab` feature.
+#![cfg(feature = "lab")]
 
 mod common;
 

@@ -66,7 +66,7 @@ fn eval_file_reads_only_a_regular_file_of_the_networks_size() {
     let fifo = dir.join("fifo");
     let made = std::process::Command::new("mkfifo").arg(&fifo).status();
     assert!(made.is_ok_and(|s| s.success()), "mkfifo");
-    let network = std::fs::read(common::repo_path("positions/stockman.nnue")).unwrap();
+    let network = std::fs::read(common::repo_path("net/stockman.nnue")).unwrap();
     let longer = dir.join("longer.nnue");
     std::fs::write(&longer, [network.as_slice(), b"x"].concat()).unwrap();
     // The first output weight at -32768, whose abs() wraps to itself.

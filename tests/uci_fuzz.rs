@@ -84,7 +84,7 @@ const OPTIONS: &[(&str, &[&str])] = &[
             "/dev/zero",
             "/dev/stdin",
             "/nonexistent.nnue",
-            "positions/stockman.nnue",
+            "net/stockman.nnue",
             "/tmp",
         ],
     ),

@@ -1,15 +1,13 @@
 //! The evaluation network: 768 piece-square inputs seen from each side, one
 //! hidden layer of `HIDDEN` squared-clipped-ReLU units per side, one output.
 //! This module owns the network's shape, its integer weights and the file
-//! format; `accumulator` keeps the hidden layer up to date along the search,
-//! `train` fits the weights in floating point and quantizes them.
+//! format; `accumulator` keeps the hidden layer up to date along the search.
+//! The lab's `tune::train_net` fits the weights in floating point and
+//! quantizes them (`stockman train-net`).
 
 pub mod accumulator;
-pub mod train;
-pub mod train_cmd;
 
 pub use accumulator::{Accumulator, NetworkEvaluator};
-pub use train_cmd::{TrainNetArgs, run_train_net};
 
 use shakmaty::{Color, Piece, Square};
 use std::sync::{Arc, OnceLock};
@@ -36,7 +34,7 @@ pub const FILE_BYTES: usize = MAGIC.len() + 4 + 2 * (INPUTS * HIDDEN + HIDDEN + 
 
 /// The network this build plays with, trained by `stockman train-net`
 /// (see docs/tuning.md, "The evaluation network", for the data it came from):
-/// positions/stockman.nnue, or the file `EVALFILE` named at build time
+/// net/stockman.nnue, or the file `EVALFILE` named at build time
 /// (`make EVALFILE=...`; build.rs checks its size).
 static EMBEDDED: &[u8] = include_bytes!(env!("STOCKMAN_EVALFILE"));
 

@@ -3,9 +3,10 @@
 //! [value - a, value + b] with a, b drawn in 0..=width(depth), seeded.
 
 use super::bounded::{BoundedTree, Bounds};
-use super::rng::{hash_path, scale_to_range};
+use super::rng::hash_path;
 use super::synthetic::{SyntheticSpec, SyntheticTree};
 use super::tree::{GameTree, MAX_LEAF_VALUE, NodePath, Value};
+use crate::rng::scale_to_range;
 
 /// Bounded trees keep every node's value in memory: at most this many leaves.
 pub const MAX_BOUNDED_LEAVES: u64 = 1 << 22;

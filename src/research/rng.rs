@@ -1,10 +1,11 @@
-//! The lab's random numbers: the engine's SplitMix64 (`crate::rng`), and a
-//! hash of (seed, node path) built from its output function, so synthetic trees
-//! can compute any node's random values directly from its Dewey path.
+//! A hash of (seed, node path) built from the output function of the engine's
+//! SplitMix64 (`crate::rng`, which the lab uses for all its random numbers), so
+//! synthetic trees can compute any node's random values directly from their
+//! Dewey path.
 
 use super::tree::NodePath;
 
-pub use crate::rng::{GOLDEN_GAMMA, SplitMix64, mix, scale_to_range};
+use crate::rng::{GOLDEN_GAMMA, mix};
 
 /// A hash of the seed and a node's path: each child index is folded in with
 /// one round of the output function, so every prefix has its own value.

@@ -2,8 +2,9 @@
 //! every value is a hash of the seed and the node's Dewey path, so a tree with
 //! millions of leaves costs no memory and is the same on every run.
 
-use super::rng::{hash_path, scale_to_range};
+use super::rng::hash_path;
 use super::tree::{GameTree, MAX_BRANCHING, MAX_DEPTH, MAX_LEAF_VALUE, NodePath, Value};
+use crate::rng::scale_to_range;
 use std::fmt;
 
 /// The largest magnitude of a value-range bound. An incremental leaf sums up

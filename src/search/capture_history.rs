@@ -3,7 +3,7 @@
 //! MVV-LVA only guessed by the attacker) by what the search has seen.
 
 use super::continuation::PieceTo;
-use super::ordering::{History, with_gravity};
+use super::history::{History, with_gravity};
 use crate::eval::role_index;
 use crate::score::Depth;
 use shakmaty::{Color, Move};

@@ -6,7 +6,7 @@ use crate::eval::role_index;
 use crate::score::Depth;
 use shakmaty::{Color, Move};
 
-use super::ordering::{History, with_gravity};
+use super::history::{History, with_gravity};
 
 /// Largest magnitude an entry reaches (gravity keeps it inside).
 const CONTINUATION_MAX: i32 = 16_384;

@@ -2,6 +2,7 @@
 //! what a search returns. The pieces live in submodules: the shared node
 //! procedure, move ordering, the iterative-deepening driver and the back ends.
 
+pub mod algorithm;
 pub mod backends;
 pub mod capture_history;
 pub mod continuation;
@@ -11,7 +12,7 @@ pub mod driver;
 pub mod eval_cache;
 pub mod faults;
 pub mod grain;
-pub mod limits;
+pub mod history;
 pub mod malloc_arenas;
 pub mod node;
 pub mod oracle;
@@ -20,14 +21,18 @@ pub mod pv;
 pub mod reusable;
 pub mod see;
 pub mod selectivity;
+pub mod spsa;
 pub mod static_eval;
 pub mod threads;
 pub mod tunable;
 pub mod turns;
 
+pub use algorithm::{Algorithm, SearchMode};
 pub use control::SearchControl;
 pub use driver::{Info, search};
-pub use limits::Limits;
+// `Limits` lives in `crate::limits` (time management reads it too); re-exported
+// here because a search is called with it.
+pub use crate::limits::Limits;
 pub use node::{SearchTables, Searcher};
 pub use reusable::ReusableSearch;
 pub use static_eval::Evaluation;
@@ -37,79 +42,7 @@ use crate::nnue::Network;
 use crate::score::{Depth, Score};
 use grain::Grain;
 use shakmaty::Move;
-use std::fmt;
-use std::str::FromStr;
 use std::sync::Arc;
-
-/// The root strategy: which windows the shared node procedure is asked for.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Algorithm {
-    /// Fail-soft negamax alpha-beta with memory, full window.
-    AlphaBeta,
-    /// Principal variation search with aspiration windows at the root.
-    #[default]
-    NegaScout,
-    /// MTD(f): null-window passes converging from the previous iteration's value.
-    MTDf,
-    /// MT-SSS*: null-window passes from +infinity (upper bounds falling).
-    SSS,
-    /// MT-DUAL*: null-window passes from -infinity (lower bounds rising).
-    DUAL,
-}
-
-impl Algorithm {
-    pub const ALL: [Algorithm; 5] = [
-        Algorithm::AlphaBeta,
-        Algorithm::NegaScout,
-        Algorithm::MTDf,
-        Algorithm::SSS,
-        Algorithm::DUAL,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Algorithm::AlphaBeta => "AlphaBeta",
-            Algorithm::NegaScout => "NegaScout",
-            Algorithm::MTDf => "MTDf",
-            Algorithm::SSS => "SSS",
-            Algorithm::DUAL => "DUAL",
-        }
-    }
-}
-
-impl fmt::Display for Algorithm {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Algorithm {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Algorithm, String> {
-        let wanted = s.trim();
-        Algorithm::ALL
-            .into_iter()
-            .find(|a| a.name().eq_ignore_ascii_case(wanted))
-            .ok_or_else(|| {
-                let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
-                format!(
-                    "unknown algorithm '{wanted}' (expected one of {})",
-                    names.join(", ")
-                )
-            })
-    }
-}
-
-/// Whether selective techniques may change the searched value.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
-pub enum SearchMode {
-    /// Everything that makes the engine play better.
-    #[default]
-    Normal,
-    /// Exactly the depth-d minimax value (with quiescence): no pruning,
-    /// reductions or extensions, and TT cutoffs only from equal depth.
-    Pure,
-}
 
 /// How the search is configured (beside the limits of one `go`).
 #[derive(Clone, Debug)]
@@ -202,15 +135,6 @@ pub struct SearchResult {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn algorithm_names_parse_case_insensitively() {
-        for a in Algorithm::ALL {
-            assert_eq!(a.name().to_lowercase().parse::<Algorithm>(), Ok(a));
-            assert_eq!(a.name().to_uppercase().parse::<Algorithm>(), Ok(a));
-        }
-        assert!("minimax".parse::<Algorithm>().is_err());
-    }
 
     #[test]
     fn only_the_mt_drivers_in_normal_mode_round_the_evaluation() {

@@ -8,7 +8,8 @@ use super::continuation::{ContinuationHistory, CounterMoves, LineContext, PieceT
 use super::control::SearchControl;
 use super::correction::CorrectionHistory;
 use super::grain::Grain;
-use super::ordering::{CaptureOrder, History, Killers, MovePicker, OrderingContext, is_tactical};
+use super::history::History;
+use super::ordering::{CaptureOrder, Killers, MovePicker, OrderingContext};
 use super::pv::PvTable;
 use super::see::see_at_least;
 use super::selectivity::*;
@@ -19,7 +20,7 @@ use crate::eval::{SEE_VALUE, role_index};
 use crate::known::TbProbe;
 use crate::known::syzygy::TbValue;
 use crate::score::{Depth, MAX_PLY, Ply, Score};
-use crate::tactical_moves::tactical_moves;
+use crate::tactical_moves::{is_tactical, tactical_moves};
 use crate::time::TimeBudget;
 use crate::tp;
 use crate::tt::{Bound, PackedMove, TranspositionTable, TtHit};

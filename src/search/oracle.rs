@@ -4,11 +4,17 @@
 //! root only, so a value is a function of the position); and a plain fail-hard alpha-beta over the same
 //! tree (exact by theorem, checked against minimax) for depths where plain
 //! minimax is too slow to run in a test. Tests hold every back end to them.
+//!
+//! It serves only tests, yet stays in the core (public, not behind a
+//! feature): the integration tests reach it through the library's public
+//! API, which `cfg(test)` would hide from them, and it is small and imports
+//! nothing but the board, the evaluation and move ordering.
 
-use super::ordering::{is_tactical, mvv_lva};
+use super::ordering::mvv_lva;
 use crate::board::{Board, RepetitionRule};
 use crate::eval::evaluate;
 use crate::score::{Depth, MAX_PLY, Ply, Score};
+use crate::tactical_moves::is_tactical;
 
 /// The depth-`depth` minimax value of `board` (whose search root must be set
 /// at the position `ply` plies above it).

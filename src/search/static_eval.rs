@@ -3,7 +3,7 @@
 //! Pure mode always uses the classical one, which the research tools and
 //! the minimax oracle share.
 
-use super::SearchMode;
+use super::algorithm::SearchMode;
 use super::eval_cache::EvalCache;
 use crate::board::Board;
 use crate::eval::{evaluate, params::EVAL_LIMIT};

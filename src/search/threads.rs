@@ -6,11 +6,11 @@
 //! turns (`turns`). They share only the TT, count their nodes into the job's
 //! `SearchControl`, and a panic in one is caught and noted, never fatal.
 
-use super::limits::Limits;
 use super::node::{SearchTables, Searcher};
 use super::turns::{Turn, Turns};
 use super::{SearchControl, SearchParams, search};
 use crate::board::Board;
+use crate::limits::Limits;
 use crate::tt::TranspositionTable;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering};

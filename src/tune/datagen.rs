@@ -6,7 +6,7 @@
 
 use super::sample::{GameResult, QuietCheck, format_line, is_noisy, keep_at_most};
 use crate::board::Board;
-use crate::research::rng::{SplitMix64, mix};
+use crate::rng::{SplitMix64, mix};
 use crate::score::{Depth, Score};
 use crate::search::{Limits, ReusableSearch, SearchParams, search};
 use shakmaty::{CastlingMode, Chess};

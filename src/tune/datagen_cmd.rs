@@ -8,7 +8,7 @@ use super::pgn::{game_positions, parse_pgn};
 use super::sample::{GameResult, QuietCheck, format_line, keep_at_most};
 use crate::files::PartialFile;
 use crate::positions::parse_epd_positions;
-use crate::research::rng::{SplitMix64, mix};
+use crate::rng::{SplitMix64, mix};
 use crate::score::Depth;
 use clap::Args;
 use rayon::prelude::*;

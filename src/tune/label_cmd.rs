@@ -372,7 +372,7 @@ fn label_into(args: &LabelArgs, path: &Path) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::research::rng::SplitMix64;
+    use crate::rng::SplitMix64;
 
     #[test]
     fn win_probability_is_a_logistic_in_centipawns() {

@@ -4,7 +4,8 @@
 //! method over the evaluation's trace) and writes them back into
 //! `src/eval/tuned.rs` with a note of the data they came from. `stockman
 //! label` relabels the data with another engine's judgement instead of
-//! the game result.
+//! the game result, and `stockman train-net` fits the evaluation network
+//! (`train_net`) to such data. Part of the lab (the `lab` feature).
 
 pub mod datagen;
 pub mod datagen_cmd;
@@ -14,11 +15,14 @@ pub mod label_engine;
 pub mod pgn;
 pub mod sample;
 pub mod texel;
+pub mod train_net;
+pub mod train_net_cmd;
 pub mod tune_cmd;
 pub mod writer;
 
 pub use datagen_cmd::{DatagenArgs, run_datagen};
 pub use label_cmd::{LabelArgs, run_label};
+pub use train_net_cmd::{TrainNetArgs, run_train_net};
 pub use tune_cmd::{TuneArgs, run_tune};
 
 /// A rayon pool of `threads` (all cores when `None`).

@@ -4,7 +4,7 @@
 
 use crate::board::Board;
 use crate::eval::evaluate;
-use crate::research::rng::SplitMix64;
+use crate::rng::SplitMix64;
 use crate::score::Score;
 use crate::search::{Evaluation, ReusableSearch, SearchMode};
 use shakmaty::Move;

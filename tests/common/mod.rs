@@ -12,14 +12,24 @@ pub fn repo_path(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
 
+/// The Python 3 interpreter that has python-chess: `STOCKMAN_PYTHON` when
+/// set (`make test` sets it, to target/pyenv/bin/python when it had to make
+/// a virtual environment), else `python3`.
+pub fn python() -> String {
+    std::env::var("STOCKMAN_PYTHON")
+        .ok()
+        .filter(|p| !p.trim().is_empty())
+        .unwrap_or_else(|| "python3".to_string())
+}
+
 /// Runs a python-chess script of tests/python with `args` and returns what
 /// it printed; fails the test with the script's stderr if it fails.
 pub fn python_oracle(script: &str, args: &[&std::ffi::OsStr]) -> String {
-    let out = std::process::Command::new("python3")
+    let out = std::process::Command::new(python())
         .arg(repo_path(&format!("tests/python/{script}")))
         .args(args)
         .output()
-        .expect("run python3 (python-chess must be installed: make test)");
+        .expect("run Python (STOCKMAN_PYTHON or python3; `make test` installs python-chess)");
     assert!(
         out.status.success(),
         "{}",

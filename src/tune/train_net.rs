@@ -3,9 +3,9 @@
 //! Adam over minibatches (gradients summed across rayon workers), and
 //! quantization into the engine's integer `Network`.
 
-use super::{HIDDEN, INPUTS, Network, OUTPUT_SCALE, QA, QB, WEIGHT_LIMIT, feature};
-use crate::research::rng::SplitMix64;
-use crate::tune::texel::sigmoid;
+use super::texel::sigmoid;
+use crate::nnue::{HIDDEN, INPUTS, Network, OUTPUT_SCALE, QA, QB, WEIGHT_LIMIT, feature};
+use crate::rng::SplitMix64;
 use rayon::prelude::*;
 use shakmaty::{Board, Color};
 

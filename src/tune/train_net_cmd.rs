@@ -2,12 +2,12 @@
 //! `label` write), holds some out for validation, trains the network with
 //! Adam and writes the quantized file after every epoch.
 
-use super::train::{Adam, FloatNetwork, Sample, train_epoch};
+use super::dataset::parse_line;
+use super::train_net::{Adam, FloatNetwork, Sample, train_epoch};
+use super::tune_cmd::positive;
 use crate::board::parse_fen;
 use crate::files::{PartialFile, write_whole};
-use crate::research::rng::SplitMix64;
-use crate::tune::dataset::parse_line;
-use crate::tune::tune_cmd::positive;
+use crate::rng::SplitMix64;
 use clap::Args;
 use rayon::prelude::*;
 use shakmaty::Position;
@@ -99,7 +99,7 @@ fn shuffle<T>(items: &mut [T], rng: &mut SplitMix64) {
 }
 
 pub fn run_train_net(args: &TrainNetArgs) -> Result<(), String> {
-    let pool = crate::tune::pool(args.threads.map(|t| t as usize))?;
+    let pool = super::pool(args.threads.map(|t| t as usize))?;
     pool.install(|| train(args))
 }
 

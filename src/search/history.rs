@@ -1,0 +1,93 @@
+//! The butterfly history table (Schaeffer 1989) and the gravity update that
+//! the history tables share (quiet history here, continuation history and
+//! capture history beside it): the bottom of move ordering's tables, which
+//! `ordering` reads.
+
+use crate::score::Depth;
+use shakmaty::{Color, Move};
+
+/// Largest magnitude a history entry reaches (gravity keeps it inside).
+const HISTORY_MAX: i32 = 16_384;
+
+/// Butterfly history: how often a quiet move from-to caused a cutoff, for each side.
+pub struct History {
+    table: Box<[[[i32; 64]; 64]; 2]>,
+}
+
+impl Default for History {
+    fn default() -> Self {
+        History {
+            table: Box::new([[[0; 64]; 64]; 2]),
+        }
+    }
+}
+
+impl History {
+    fn slot(color: Color, m: Move) -> (usize, usize, usize) {
+        let from = m.from().map_or(0, |s| s as usize);
+        (color as usize, from, m.to() as usize)
+    }
+
+    #[inline]
+    pub fn get(&self, color: Color, m: Move) -> i32 {
+        let (c, f, t) = Self::slot(color, m);
+        self.table[c][f][t]
+    }
+
+    fn update(&mut self, color: Color, m: Move, bonus: i32) {
+        let (c, f, t) = Self::slot(color, m);
+        let e = &mut self.table[c][f][t];
+        *e = with_gravity(*e, bonus, HISTORY_MAX);
+    }
+
+    /// The bonus for a cutoff at `depth`.
+    pub fn bonus(depth: Depth) -> i32 {
+        (depth * depth + 2 * depth).min(1200)
+    }
+
+    /// Reward the quiet move that cut off and punish the quiets tried before it.
+    pub fn reward(&mut self, color: Color, best: Move, tried: &[Move], depth: Depth) {
+        let bonus = Self::bonus(depth);
+        self.update(color, best, bonus);
+        for &m in tried {
+            if m != best {
+                self.update(color, m, -bonus);
+            }
+        }
+    }
+
+    pub fn clear(&mut self) {
+        for side in self.table.iter_mut() {
+            for row in side.iter_mut() {
+                row.fill(0);
+            }
+        }
+    }
+}
+
+/// The history entry `value` after a `bonus` (clamped to ±`max`), with
+/// gravity: the nearer the entry already is to ±`max`, the less it moves,
+/// so entries saturate towards ±`max` and never pass it.
+#[inline]
+pub fn with_gravity(value: i32, bonus: i32, max: i32) -> i32 {
+    let bonus = bonus.clamp(-max, max);
+    value + bonus - value * bonus.abs() / max
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+
+    #[test]
+    fn history_gravity_stays_bounded() {
+        let mut h = History::default();
+        let b = Board::default();
+        let m = b.parse_uci("e2e4").unwrap();
+        for _ in 0..10_000 {
+            h.reward(Color::White, m, &[], 20);
+        }
+        assert!(h.get(Color::White, m) <= HISTORY_MAX);
+        assert!(h.get(Color::White, m) > HISTORY_MAX / 2);
+    }
+}
