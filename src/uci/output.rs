@@ -6,6 +6,7 @@ use crate::board::Board;
 use crate::score::Score;
 use crate::search::Info;
 use crate::tt::Bound;
+use crate::uci::wdl::{material, wdl};
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
@@ -61,18 +62,6 @@ pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
-/// Win/draw/loss in permille for a score, from a simple logistic model.
-pub fn wdl(score: Score) -> (u32, u32, u32) {
-    if let Some(m) = score.mate_moves() {
-        return if m > 0 { (1000, 0, 0) } else { (0, 0, 1000) };
-    }
-    let cp = score.0 as f64;
-    let p = |x: f64| 1.0 / (1.0 + (-(x - 200.0) / 70.0).exp());
-    let win = (1000.0 * p(cp)).round() as u32;
-    let loss = (1000.0 * p(-cp)).round() as u32;
-    (win, 1000 - win - loss, loss)
-}
-
 /// The `info` line for one finished line of an iteration.
 pub fn format_info(info: &Info, board: &Board, show_wdl: bool) -> String {
     let ms = info.time.as_millis() as u64;
@@ -90,7 +79,7 @@ pub fn format_info(info: &Info, board: &Board, show_wdl: bool) -> String {
         Bound::Upper => s += " upperbound",
     }
     if show_wdl {
-        let (w, d, l) = wdl(info.score);
+        let (w, d, l) = wdl(info.score, material(board));
         s += &format!(" wdl {w} {d} {l}");
     }
     s += &format!(" nodes {} nps {nps} hashfull {}", info.nodes, info.hashfull);
@@ -174,11 +163,26 @@ mod tests {
     }
 
     #[test]
-    fn wdl_sums_to_a_thousand() {
-        for cp in [-2000, -300, -50, 0, 50, 300, 2000] {
-            let (w, d, l) = wdl(Score(cp));
-            assert_eq!(w + d + l, 1000);
-        }
-        assert_eq!(wdl(Score::mate_in(3)), (1000, 0, 0));
+    fn wdl_follows_the_score_and_the_material() {
+        let b = Board::default();
+        let info = Info {
+            depth: 3,
+            seldepth: 3,
+            multipv: 1,
+            score: Score(40),
+            bound: Bound::Exact,
+            nodes: 100,
+            time: Duration::from_millis(1),
+            hashfull: 0,
+            tbhits: None,
+            pv: vec![],
+        };
+        let (w, d, l) = wdl(Score(40), 78);
+        assert!(format_info(&info, &b, true).contains(&format!(" wdl {w} {d} {l} nodes ")));
+        let mate = Info {
+            score: Score::mate_in(3),
+            ..info
+        };
+        assert!(format_info(&mate, &b, true).contains(" score mate 2 wdl 1000 0 0 "));
     }
 }
