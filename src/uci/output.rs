@@ -7,6 +7,7 @@ use crate::score::Score;
 use crate::search::Info;
 use crate::tt::Bound;
 use crate::uci::wdl::{material, wdl};
+use shakmaty::Position;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
@@ -66,12 +67,19 @@ pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
 pub fn format_info(info: &Info, board: &Board, show_wdl: bool) -> String {
     let ms = info.time.as_millis() as u64;
     let nps = info.nodes * 1000 / ms.max(1);
+    let mut pv = String::new();
+    let mut b = board.clone();
+    for &m in &info.pv {
+        pv.push(' ');
+        pv += &b.uci(m);
+        b.play(m);
+    }
+    let score = mate_score_of_pv(info, b.pos().is_checkmate());
     let mut s = format!(
-        "info depth {} seldepth {} multipv {} score {}",
+        "info depth {} seldepth {} multipv {} score {score}",
         info.depth,
         info.seldepth.max(info.depth as usize),
         info.multipv,
-        info.score
     );
     match info.bound {
         Bound::Exact => {}
@@ -79,7 +87,7 @@ pub fn format_info(info: &Info, board: &Board, show_wdl: bool) -> String {
         Bound::Upper => s += " upperbound",
     }
     if show_wdl {
-        let (w, d, l) = wdl(info.score, material(board));
+        let (w, d, l) = wdl(score, material(board));
         s += &format!(" wdl {w} {d} {l}");
     }
     s += &format!(" nodes {} nps {nps} hashfull {}", info.nodes, info.hashfull);
@@ -87,16 +95,32 @@ pub fn format_info(info: &Info, board: &Board, show_wdl: bool) -> String {
         s += &format!(" tbhits {tbhits}");
     }
     s += &format!(" time {ms}");
-    if !info.pv.is_empty() {
+    if !pv.is_empty() {
         s += " pv";
-        let mut b = board.clone();
-        for &m in &info.pv {
-            s.push(' ');
-            s += &b.uci(m);
-            b.play(m);
-        }
+        s += &pv;
     }
     s
+}
+
+/// The score to show with `info`'s PV. Match runners (fastchess's
+/// `-check-mate-pvs`) and GUIs read a mate score and its PV together: a
+/// mate in N moves must come with a PV of 2N-1 plies (2N when mated) ending
+/// in checkmate. A mate distance carried over from the hash table through
+/// another path can be off by a move or two from the PV found; when the PV
+/// (an exact line's) does end in checkmate, for the side the score says
+/// wins, the mate shown is the PV's.
+fn mate_score_of_pv(info: &Info, pv_ends_in_mate: bool) -> Score {
+    let score = info.score;
+    if info.bound != Bound::Exact || !pv_ends_in_mate || !score.is_mate() {
+        return score;
+    }
+    let plies = info.pv.len();
+    // An odd number of plies: the side to move gave the mate.
+    match (plies % 2 == 1, score.0 > 0) {
+        (true, true) => Score::mate_in(plies),
+        (false, false) => Score::mated_in(plies),
+        _ => score,
+    }
 }
 
 #[cfg(test)]
@@ -184,5 +208,42 @@ mod tests {
             ..info
         };
         assert!(format_info(&mate, &b, true).contains(" score mate 2 wdl 1000 0 0 "));
+    }
+
+    #[test]
+    fn a_mate_score_shows_the_mate_its_pv_ends_in() {
+        // White mates in one (Rd8#); a PV of one ply is mate 1, whatever
+        // distance the score carried.
+        let b = Board::from_fen("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").unwrap();
+        let mate = Info {
+            depth: 4,
+            seldepth: 4,
+            multipv: 1,
+            score: Score::mate_in(3),
+            bound: Bound::Exact,
+            nodes: 100,
+            time: Duration::from_millis(1),
+            hashfull: 0,
+            tbhits: None,
+            pv: vec![b.parse_uci("d1d8").unwrap()],
+        };
+        assert!(format_info(&mate, &b, false).contains(" score mate 1 "));
+        // A bound, a PV that does not end in mate, or one that mates the
+        // other side, keeps the score.
+        let lower = Info {
+            bound: Bound::Lower,
+            ..mate.clone()
+        };
+        assert!(format_info(&lower, &b, false).contains(" score mate 2 lowerbound "));
+        let quiet = Info {
+            pv: vec![b.parse_uci("d1d7").unwrap()],
+            ..mate.clone()
+        };
+        assert!(format_info(&quiet, &b, false).contains(" score mate 2 "));
+        let mated = Info {
+            score: Score::mated_in(4),
+            ..mate
+        };
+        assert!(format_info(&mated, &b, false).contains(" score mate -2 "));
     }
 }
