@@ -117,7 +117,7 @@ impl Engine {
                 }
             }
             Command::Quit => {
-                self.shutdown();
+                self.quit();
                 return Flow::Quit;
             }
             Command::Bench(depth) => self.bench(depth),
@@ -154,6 +154,13 @@ impl Engine {
         } else {
             SearchMode::Normal
         }
+    }
+
+    /// `quit`: stop and leave at once, not waiting for the search threads
+    /// to wind down (the process ends them).
+    pub fn quit(&mut self) {
+        self.stop_background();
+        self.searches.abandon();
     }
 
     /// The end of input: stop and leave.

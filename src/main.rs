@@ -73,6 +73,10 @@ fn uci_loop() -> Result<(), String> {
             Ok(_) => {
                 let line = String::from_utf8_lossy(&raw);
                 if engine.handle_line(&line) == Flow::Quit {
+                    // Not dropped: that would wake every parked helper thread
+                    // (hundreds at Threads 256) to end it, and free the hash
+                    // table page by page, before the process could exit.
+                    std::mem::forget(engine);
                     return Ok(());
                 }
             }

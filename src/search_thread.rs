@@ -448,6 +448,21 @@ impl Searches {
         self.keep(r.handle);
     }
 
+    /// `quit`: stops the running search without waiting for its main
+    /// thread. Its `bestmove` is printed at once (the last finished
+    /// iteration's, as after a late `stop`) unless it is already out, and no
+    /// thread is joined: the process can end while the searching threads
+    /// (hundreds at `Threads 256`, taking turns on the cores) are still
+    /// winding down.
+    pub fn abandon(&mut self) {
+        let Some(r) = self.running.take() else {
+            return;
+        };
+        r.control.stop();
+        r.reporter.stop_helpers();
+        r.reporter.fallback(None);
+    }
+
     /// Collects a search that has printed its `bestmove`, so that the next
     /// `go` can start at once.
     pub fn reap(&mut self) {

@@ -5,6 +5,7 @@
 pub mod command;
 pub mod options;
 pub mod output;
+pub mod wdl;
 
 pub use command::{Command, GoParams, PositionStart, parse};
 pub use options::{OptionDecl, OptionKind, OptionValue, Options};

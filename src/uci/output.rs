@@ -6,6 +6,8 @@ use crate::board::Board;
 use crate::score::Score;
 use crate::search::Info;
 use crate::tt::Bound;
+use crate::uci::wdl::{material, wdl};
+use shakmaty::Position;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
@@ -61,28 +63,23 @@ pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
-/// Win/draw/loss in permille for a score, from a simple logistic model.
-pub fn wdl(score: Score) -> (u32, u32, u32) {
-    if let Some(m) = score.mate_moves() {
-        return if m > 0 { (1000, 0, 0) } else { (0, 0, 1000) };
-    }
-    let cp = score.0 as f64;
-    let p = |x: f64| 1.0 / (1.0 + (-(x - 200.0) / 70.0).exp());
-    let win = (1000.0 * p(cp)).round() as u32;
-    let loss = (1000.0 * p(-cp)).round() as u32;
-    (win, 1000 - win - loss, loss)
-}
-
 /// The `info` line for one finished line of an iteration.
 pub fn format_info(info: &Info, board: &Board, show_wdl: bool) -> String {
     let ms = info.time.as_millis() as u64;
     let nps = info.nodes * 1000 / ms.max(1);
+    let mut pv = String::new();
+    let mut b = board.clone();
+    for &m in &info.pv {
+        pv.push(' ');
+        pv += &b.uci(m);
+        b.play(m);
+    }
+    let score = mate_score_of_pv(info, b.pos().is_checkmate());
     let mut s = format!(
-        "info depth {} seldepth {} multipv {} score {}",
+        "info depth {} seldepth {} multipv {} score {score}",
         info.depth,
         info.seldepth.max(info.depth as usize),
         info.multipv,
-        info.score
     );
     match info.bound {
         Bound::Exact => {}
@@ -90,7 +87,7 @@ pub fn format_info(info: &Info, board: &Board, show_wdl: bool) -> String {
         Bound::Upper => s += " upperbound",
     }
     if show_wdl {
-        let (w, d, l) = wdl(info.score);
+        let (w, d, l) = wdl(score, material(board));
         s += &format!(" wdl {w} {d} {l}");
     }
     s += &format!(" nodes {} nps {nps} hashfull {}", info.nodes, info.hashfull);
@@ -98,16 +95,32 @@ pub fn format_info(info: &Info, board: &Board, show_wdl: bool) -> String {
         s += &format!(" tbhits {tbhits}");
     }
     s += &format!(" time {ms}");
-    if !info.pv.is_empty() {
+    if !pv.is_empty() {
         s += " pv";
-        let mut b = board.clone();
-        for &m in &info.pv {
-            s.push(' ');
-            s += &b.uci(m);
-            b.play(m);
-        }
+        s += &pv;
     }
     s
+}
+
+/// The score to show with `info`'s PV. Match runners (fastchess's
+/// `-check-mate-pvs`) and GUIs read a mate score and its PV together: a
+/// mate in N moves must come with a PV of 2N-1 plies (2N when mated) ending
+/// in checkmate. A mate distance carried over from the hash table through
+/// another path can be off by a move or two from the PV found; when the PV
+/// (an exact line's) does end in checkmate, for the side the score says
+/// wins, the mate shown is the PV's.
+fn mate_score_of_pv(info: &Info, pv_ends_in_mate: bool) -> Score {
+    let score = info.score;
+    if info.bound != Bound::Exact || !pv_ends_in_mate || !score.is_mate() {
+        return score;
+    }
+    let plies = info.pv.len();
+    // An odd number of plies: the side to move gave the mate.
+    match (plies % 2 == 1, score.0 > 0) {
+        (true, true) => Score::mate_in(plies),
+        (false, false) => Score::mated_in(plies),
+        _ => score,
+    }
 }
 
 #[cfg(test)]
@@ -174,11 +187,63 @@ mod tests {
     }
 
     #[test]
-    fn wdl_sums_to_a_thousand() {
-        for cp in [-2000, -300, -50, 0, 50, 300, 2000] {
-            let (w, d, l) = wdl(Score(cp));
-            assert_eq!(w + d + l, 1000);
-        }
-        assert_eq!(wdl(Score::mate_in(3)), (1000, 0, 0));
+    fn wdl_follows_the_score_and_the_material() {
+        let b = Board::default();
+        let info = Info {
+            depth: 3,
+            seldepth: 3,
+            multipv: 1,
+            score: Score(40),
+            bound: Bound::Exact,
+            nodes: 100,
+            time: Duration::from_millis(1),
+            hashfull: 0,
+            tbhits: None,
+            pv: vec![],
+        };
+        let (w, d, l) = wdl(Score(40), 78);
+        assert!(format_info(&info, &b, true).contains(&format!(" wdl {w} {d} {l} nodes ")));
+        let mate = Info {
+            score: Score::mate_in(3),
+            ..info
+        };
+        assert!(format_info(&mate, &b, true).contains(" score mate 2 wdl 1000 0 0 "));
+    }
+
+    #[test]
+    fn a_mate_score_shows_the_mate_its_pv_ends_in() {
+        // White mates in one (Rd8#); a PV of one ply is mate 1, whatever
+        // distance the score carried.
+        let b = Board::from_fen("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").unwrap();
+        let mate = Info {
+            depth: 4,
+            seldepth: 4,
+            multipv: 1,
+            score: Score::mate_in(3),
+            bound: Bound::Exact,
+            nodes: 100,
+            time: Duration::from_millis(1),
+            hashfull: 0,
+            tbhits: None,
+            pv: vec![b.parse_uci("d1d8").unwrap()],
+        };
+        assert!(format_info(&mate, &b, false).contains(" score mate 1 "));
+        // A bound, a PV that does not end in mate, or one that mates the
+        // other side, keeps the score.
+        let lower = Info {
+            bound: Bound::Lower,
+            ..mate.clone()
+        };
+        assert!(format_info(&lower, &b, false).contains(" score mate 2 lowerbound "));
+        let quiet = Info {
+            pv: vec![b.parse_uci("d1d7").unwrap()],
+            ..mate.clone()
+        };
+        assert!(format_info(&quiet, &b, false).contains(" score mate 2 "));
+        let mated = Info {
+            score: Score::mated_in(4),
+            ..mate
+        };
+        assert!(format_info(&mated, &b, false).contains(" score mate -2 "));
     }
 }
