@@ -453,8 +453,13 @@ impl Searcher {
                 if self.stopped {
                     return Score::ZERO;
                 }
+                // A win found after passing is a mate one ply too far (or
+                // none: a zugzwang), so it only claims beta; any other value
+                // is the null move's lower bound, a loss by mate included
+                // (at an open bound it tells the MT drivers how far off the
+                // mate is instead of one ply at a time).
                 if score >= beta {
-                    return if is_plain(score) { score } else { beta };
+                    return if score < Score::TB_BOUND { score } else { beta };
                 }
             }
         }
