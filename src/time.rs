@@ -12,6 +12,10 @@ const SUDDEN_DEATH_MOVES: u32 = 20;
 const MAX_SHARE_PERCENT: u64 = 40;
 /// The hard limit may exceed the soft one by this factor.
 const HARD_OVER_SOFT: u32 = 3;
+/// The share (percent) of each increment planned for the move; the rest is
+/// banked, so that on a low clock the budget is below the increment and the
+/// clock grows back instead of settling a few stalls away from a time loss.
+const INCREMENT_SHARE_PERCENT: u32 = 75;
 /// The shortest budget ever handed out, so that a move is always found.
 const MIN_BUDGET: Duration = Duration::from_millis(1);
 
@@ -55,7 +59,7 @@ impl TimeBudget {
                 .unwrap_or(SUDDEN_DEATH_MOVES)
                 .clamp(1, SUDDEN_DEATH_MOVES);
             let ceiling = left * MAX_SHARE_PERCENT as u32 / 100;
-            let ideal = left / moves + inc;
+            let ideal = left / moves + inc * INCREMENT_SHARE_PERCENT / 100;
             let soft = ideal.min(ceiling).max(MIN_BUDGET);
             let hard = (soft * HARD_OVER_SOFT).min(ceiling).max(soft);
             let clock_budget = TimeBudget {
@@ -150,6 +154,17 @@ mod tests {
         // Sudden death with a minute: about two seconds, never more than 40 %.
         let b = TimeBudget::new(&clock(60_000, 0, None), Color::White, ms(10));
         assert!(b.soft.unwrap() > ms(1500) && b.soft.unwrap() < ms(3000));
+    }
+
+    #[test]
+    fn a_low_clock_spends_less_than_the_increment() {
+        // 5+0.05 late in a game: 150 ms left. Spending the whole increment
+        // every move would keep the clock there, one stall from a loss.
+        let b = TimeBudget::new(&clock(150, 50, None), Color::White, ms(10));
+        assert!(b.soft.unwrap() < ms(50), "{b:?}");
+        // With a comfortable clock the increment is still mostly spent.
+        let b = TimeBudget::new(&clock(10_000, 100, None), Color::White, ms(10));
+        assert!(b.soft.unwrap() > ms(500), "{b:?}");
     }
 
     #[test]
