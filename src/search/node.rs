@@ -25,7 +25,7 @@ use crate::time::TimeBudget;
 use crate::tp;
 use crate::tt::{Bound, PackedMove, TranspositionTable, TtHit};
 use arrayvec::ArrayVec;
-use shakmaty::{Move, MoveList};
+use shakmaty::{Color, Move, MoveList};
 use std::sync::Arc;
 
 /// How often (in nodes, a power of two) the clock and the stop flag are read.
@@ -59,6 +59,24 @@ pub enum NodeKind {
     Pv,
     /// Expected to fail high or low: pruned and reduced where that pays.
     NonPv,
+}
+
+/// What the move loop of one node knows before its first move, for the
+/// steps it hands each move to (pruning, reduction, cutoff, store).
+struct MoveLoop {
+    depth: Depth,
+    ply: Ply,
+    pv_node: bool,
+    in_check: bool,
+    improving: bool,
+    static_eval: Score,
+    turn: Color,
+    line_context: LineContext,
+    killers: [Option<Move>; 2],
+    tt_move_is_capture: bool,
+    may_prune_quiets: bool,
+    may_prune_by_see: bool,
+    may_reduce: bool,
 }
 
 /// Move-ordering memory kept across searches by one thread.
@@ -376,29 +394,9 @@ impl Searcher {
         let tt_move = hit.map_or(PackedMove::NONE, |h| h.mv);
         if !root
             && excluded.is_none()
-            && let Some(h) = hit
-            && let Some(score) = h.cut(depth, alpha, beta, !selective)
+            && let Some(score) = self.known_value(hit, key, alpha, beta, depth, ply)
         {
             return score;
-        }
-
-        // The tablebases know this node's value (right after a capture or a
-        // pawn move): a bound on the right side of the window ends the node.
-        if !root
-            && excluded.is_none()
-            && let Some(tb) = self.tablebase_value(depth, ply)
-        {
-            let cuts = match tb.bound {
-                Bound::Exact => true,
-                Bound::Lower => tb.score >= beta,
-                Bound::Upper => tb.score <= alpha,
-            };
-            if cuts {
-                let stored_depth = (depth + TB_DEPTH_BONUS).min(MAX_PLY as Depth - 1);
-                self.tt
-                    .store(key, ply, None, tb.score, stored_depth, tb.bound);
-                return tb.score;
-            }
         }
 
         // Pruning before any move is searched (Normal mode, quiet nodes only).
@@ -417,74 +415,15 @@ impl Searcher {
             && ply >= 2
             && (self.static_evals[ply - 2] == -Score::INFINITE
                 || static_eval > self.static_evals[ply - 2]);
-        if selective && !root && !pv_node && !in_check && excluded.is_none() {
-            // Reverse futility takes the static evaluation for the value:
-            // only against a plain beta (against a beta that every value
-            // reaches it would claim "not mated" from the evaluation alone).
-            if is_plain(beta)
-                && depth <= tp!(RFP_MAX_DEPTH)
-                && static_eval - tp!(RFP_MARGIN_PER_DEPTH) * (depth - Depth::from(improving))
-                    >= beta
-            {
-                return static_eval;
-            }
-            // The null move searches its own null window around beta, which
-            // may also be open (the first MT-DUAL* pass, the MIN nodes of the
-            // first MT-SSS* pass): then it shows a value from a real search.
-            if (is_plain(beta) || beta_is_open(beta, ply))
-                && depth >= tp!(NULL_MIN_DEPTH)
-                && static_eval >= beta
-                && !self.board.after_null()
-                && self.board.has_non_pawn_material(self.board.turn())
-                && self.board.play_null()
-            {
-                self.line[ply] = None;
-                let reduction = tp!(NULL_BASE_REDUCTION)
-                    + depth / tp!(NULL_DEPTH_DIVISOR)
-                    + ((static_eval.0 - beta.0) / tp!(NULL_EVAL_STEP)).min(tp!(NULL_EVAL_MAX));
-                let score = -self.negamax(
-                    -beta,
-                    -beta + 1,
-                    depth - 1 - reduction,
-                    ply + 1,
-                    NodeKind::NonPv,
-                );
-                self.board.undo();
-                if self.stopped {
-                    return Score::ZERO;
-                }
-                // A win found after passing is a mate one ply too far (or
-                // none: a zugzwang), so it only claims beta; any other value
-                // is the null move's lower bound, a loss by mate included
-                // (at an open bound it tells the MT drivers how far off the
-                // mate is instead of one ply at a time).
-                if score >= beta {
-                    return if score < Score::TB_BOUND { score } else { beta };
-                }
-            }
-        }
-        // ProbCut: a capture that beats beta by a margin in a shallow search
-        // very likely beats beta in the full one (unless the TT says it does not).
         if selective
             && !root
             && !pv_node
             && !in_check
             && excluded.is_none()
-            && depth >= tp!(PROBCUT_MIN_DEPTH)
-            && is_plain(beta)
+            && let Some(score) =
+                self.prune_before_moves(beta, depth, ply, static_eval, improving, hit)
         {
-            let probcut_beta = beta + tp!(PROBCUT_MARGIN);
-            let tt_says_no = hit.is_some_and(|h| {
-                h.depth > depth - tp!(PROBCUT_REDUCTION) && h.upper < probcut_beta
-            });
-            if is_plain(probcut_beta) && !tt_says_no {
-                if let Some(score) = self.probcut(probcut_beta, static_eval, depth, ply) {
-                    return score;
-                }
-                if self.stopped {
-                    return Score::ZERO;
-                }
-            }
+            return score;
         }
         if selective && !root && tt_move.is_none() && depth >= tp!(IIR_MIN_DEPTH) {
             depth -= 1;
@@ -555,6 +494,21 @@ impl Searcher {
         let pv_near_mate = pv_node && !(is_plain(alpha) && is_plain(beta));
         let may_prune_quiets = selective && !root && !pv_node && !in_check;
         let may_prune_by_see = selective && !root && !in_check && !pv_near_mate;
+        let cx = MoveLoop {
+            depth,
+            ply,
+            pv_node,
+            in_check,
+            improving,
+            static_eval,
+            turn,
+            line_context,
+            killers,
+            tt_move_is_capture: tt_first.is_some_and(|t| t.is_capture()),
+            may_prune_quiets,
+            may_prune_by_see,
+            may_reduce: selective && !root && !pv_near_mate && !in_check,
+        };
 
         loop {
             let m = match (index, tt_first) {
@@ -599,89 +553,18 @@ impl Searcher {
             // futile quiet, or loses material by exchange at low depth; once
             // some move has been searched. The cheap tests come first: SEE
             // (taken before the move is played) only for moves they keep.
-            let may_prune = best > -Score::MATE_BOUND;
-            let late_or_futile = may_prune_quiets && quiet && may_prune && {
-                let late = depth <= tp!(LMP_MAX_DEPTH)
-                    && quiets_tried.len() >= late_move_limit(depth, improving);
-                let futile = depth <= tp!(FUTILITY_MAX_DEPTH)
-                    && is_plain(alpha)
-                    && static_eval + tp!(FUTILITY_BASE) + tp!(FUTILITY_PER_DEPTH) * depth <= alpha;
-                late || futile
-            };
-            let loses_exchange = !late_or_futile
-                && may_prune_by_see
-                && may_prune
-                && depth <= tp!(SEE_PRUNE_MAX_DEPTH)
-                && !see_at_least(
-                    self.board.pos(),
-                    m,
-                    if quiet {
-                        -tp!(SEE_QUIET_MARGIN) * depth
-                    } else {
-                        -tp!(SEE_CAPTURE_MARGIN) * depth
-                    },
-                );
-            // Checks are never pruned; a pruned move is not even played.
-            if (late_or_futile || loses_exchange) && !gives_check(self.board.pos(), m) {
+            if self.prunes_move(m, quiet, &cx, alpha, best, quiets_tried.len()) {
                 continue;
             }
             self.board.play(m);
             self.tt.prefetch(self.board.key());
             self.line[ply] = Some(PieceTo::new(turn, m));
             let gives_check = self.board.in_check();
-            let full_window_child = move_index == 0 || self.scheme == NodeScheme::AlphaBeta;
             let score = if move_index == 0 {
                 // Move 0 is the TT move whenever it may be extended.
                 -self.negamax(-beta, -alpha, depth - 1 + tt_move_extension, ply + 1, kind)
             } else {
-                // Late moves first get a reduced search; a fail high is verified.
-                let mut reduction = 0;
-                if selective
-                    && !root
-                    && !pv_near_mate
-                    && depth >= tp!(LMR_MIN_DEPTH)
-                    && move_index >= tp!(LMR_FIRST_MOVE)
-                    && quiet
-                    && !in_check
-                    && !gives_check
-                {
-                    reduction = lmr_reduction(depth, move_index) - Depth::from(pv_node)
-                        + Depth::from(!improving)
-                        - ((self.tables.history.get(turn, m)
-                            + self
-                                .tables
-                                .continuation
-                                .get(&line_context, PieceTo::new(turn, m)))
-                            / tp!(LMR_HISTORY_DIVISOR))
-                        .clamp(-tp!(LMR_HISTORY_MAX), tp!(LMR_HISTORY_MAX));
-                    if killers.contains(&Some(m)) {
-                        reduction -= 1;
-                    }
-                    // The best move here is likely the TT move's capture: a
-                    // quiet alternative is less likely to matter.
-                    if tt_first.is_some_and(|t| t.is_capture()) {
-                        reduction += 1;
-                    }
-                    reduction = reduction.clamp(0, depth - 2);
-                }
-                let (lo, hi) = if full_window_child {
-                    (-beta, -alpha)
-                } else {
-                    (-alpha - 1, -alpha)
-                };
-                let mut score =
-                    -self.negamax(lo, hi, depth - 1 - reduction, ply + 1, NodeKind::NonPv);
-                if reduction > 0 && score > alpha && !self.stopped {
-                    score = -self.negamax(lo, hi, depth - 1, ply + 1, NodeKind::NonPv);
-                }
-                // A new best move of a PV node is searched again as a PV
-                // node: NegaScout's re-search after its null window, and
-                // for AlphaBeta (whose window was full already) a search
-                // without the pruning of non-PV nodes.
-                if pv_node && score > alpha && score < beta && !self.stopped {
-                    score = -self.negamax(-beta, -alpha, depth - 1, ply + 1, NodeKind::Pv);
-                }
-                score
+                self.search_later_move(m, move_index, quiet, gives_check, alpha, beta, &cx)
             };
             self.board.undo();
             if self.stopped {
@@ -699,24 +582,7 @@ impl Searcher {
                         self.root_best = Some(RootBest { mv: m, score });
                     }
                     if score >= beta {
-                        self.tables.capture_history.reward(
-                            turn,
-                            (!quiet).then_some(m),
-                            &captures_tried,
-                            depth,
-                        );
-                        if quiet {
-                            self.tables.killers.record(ply, m);
-                            self.tables.history.reward(turn, m, &quiets_tried, depth);
-                            self.tables.continuation.reward(
-                                &line_context,
-                                turn,
-                                m,
-                                &quiets_tried,
-                                depth,
-                            );
-                            self.tables.counter_moves.record(line_context[0], m);
-                        }
+                        self.reward_cutoff(m, quiet, &cx, &quiets_tried, &captures_tried);
                         break;
                     }
                 }
@@ -737,37 +603,305 @@ impl Searcher {
         }
         if !(root && self.root_restricted) {
             let bound = Bound::of_result(best, alpha_orig, beta);
-            // A fail low proves no move best: its highest upper bound says
-            // little, so the entry keeps the move an earlier search found.
-            let stored_move = if bound == Bound::Upper {
-                None
-            } else {
-                best_move
-            };
-            self.tt.store(key, ply, stored_move, best, depth, bound);
-            // Teach the correction history when the result says more than
-            // the static evaluation: an exact score, or a bound beyond it.
-            // Tactical best moves are left out (their gain is not positional).
-            let informative = match bound {
-                Bound::Exact => true,
-                Bound::Lower => best > static_eval,
-                Bound::Upper => best < static_eval,
-            };
-            if selective
-                && !in_check
-                && informative
-                && is_plain(best)
-                && best_move.is_none_or(|m| !is_tactical(m))
-            {
-                self.tables
-                    .correction
-                    .update(self.board.pos(), raw_eval, best, depth);
-            }
+            self.store_result(key, best, best_move, bound, raw_eval, &cx);
         }
         if root && let Some(mv) = best_move {
             self.root_best = Some(RootBest { mv, score: best });
         }
         best
+    }
+
+    /// Is `m` pruned before it is played? A move that does not give check
+    /// is, when it is a late or futile quiet, or loses material by exchange
+    /// at low depth; once some move has escaped being mated. The cheap tests
+    /// come first: SEE (taken before the move is played) only for moves they
+    /// keep.
+    #[inline]
+    fn prunes_move(
+        &self,
+        m: Move,
+        quiet: bool,
+        cx: &MoveLoop,
+        alpha: Score,
+        best: Score,
+        quiets_tried: usize,
+    ) -> bool {
+        let depth = cx.depth;
+        let may_prune = best > -Score::MATE_BOUND;
+        let late_or_futile = cx.may_prune_quiets && quiet && may_prune && {
+            let late =
+                depth <= tp!(LMP_MAX_DEPTH) && quiets_tried >= late_move_limit(depth, cx.improving);
+            let futile = depth <= tp!(FUTILITY_MAX_DEPTH)
+                && is_plain(alpha)
+                && cx.static_eval + tp!(FUTILITY_BASE) + tp!(FUTILITY_PER_DEPTH) * depth <= alpha;
+            late || futile
+        };
+        let loses_exchange = !late_or_futile
+            && cx.may_prune_by_see
+            && may_prune
+            && depth <= tp!(SEE_PRUNE_MAX_DEPTH)
+            && !see_at_least(
+                self.board.pos(),
+                m,
+                if quiet {
+                    -tp!(SEE_QUIET_MARGIN) * depth
+                } else {
+                    -tp!(SEE_CAPTURE_MARGIN) * depth
+                },
+            );
+        // Checks are never pruned; a pruned move is not even played.
+        (late_or_futile || loses_exchange) && !gives_check(self.board.pos(), m)
+    }
+
+    /// Searches a move after the first: reduced first if it is a late quiet
+    /// one (a fail high is verified at full depth), with a null window
+    /// unless the scheme is AlphaBeta, and again as a PV node when it
+    /// becomes the best move of a PV node (NegaScout's re-search after its
+    /// null window; for AlphaBeta, whose window was full already, a search
+    /// without the pruning of non-PV nodes). The move is already played.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn search_later_move(
+        &mut self,
+        m: Move,
+        move_index: usize,
+        quiet: bool,
+        gives_check: bool,
+        alpha: Score,
+        beta: Score,
+        cx: &MoveLoop,
+    ) -> Score {
+        let (depth, ply) = (cx.depth, cx.ply);
+        let reduction = if cx.may_reduce
+            && depth >= tp!(LMR_MIN_DEPTH)
+            && move_index >= tp!(LMR_FIRST_MOVE)
+            && quiet
+            && !gives_check
+        {
+            self.late_move_reduction(m, move_index, cx)
+        } else {
+            0
+        };
+        let (lo, hi) = if self.scheme == NodeScheme::AlphaBeta {
+            (-beta, -alpha)
+        } else {
+            (-alpha - 1, -alpha)
+        };
+        let mut score = -self.negamax(lo, hi, depth - 1 - reduction, ply + 1, NodeKind::NonPv);
+        if reduction > 0 && score > alpha && !self.stopped {
+            score = -self.negamax(lo, hi, depth - 1, ply + 1, NodeKind::NonPv);
+        }
+        if cx.pv_node && score > alpha && score < beta && !self.stopped {
+            score = -self.negamax(-beta, -alpha, depth - 1, ply + 1, NodeKind::Pv);
+        }
+        score
+    }
+
+    /// How much shallower a late quiet move is searched first: the
+    /// logarithmic base, less on the PV, for an improving side, for a move
+    /// with good history and for a killer; more when the TT move captures
+    /// (the best move here is likely that capture).
+    #[inline]
+    fn late_move_reduction(&self, m: Move, move_index: usize, cx: &MoveLoop) -> Depth {
+        let depth = cx.depth;
+        let history = self.tables.history.get(cx.turn, m)
+            + self
+                .tables
+                .continuation
+                .get(&cx.line_context, PieceTo::new(cx.turn, m));
+        let mut reduction = lmr_reduction(depth, move_index) - Depth::from(cx.pv_node)
+            + Depth::from(!cx.improving)
+            - (history / tp!(LMR_HISTORY_DIVISOR))
+                .clamp(-tp!(LMR_HISTORY_MAX), tp!(LMR_HISTORY_MAX));
+        if cx.killers.contains(&Some(m)) {
+            reduction -= 1;
+        }
+        if cx.tt_move_is_capture {
+            reduction += 1;
+        }
+        reduction.clamp(0, depth - 2)
+    }
+
+    /// A cutoff by `m` teaches the move-ordering tables: the capture history,
+    /// and for a quiet move the killers, the history, the continuation
+    /// history and the counter move (the moves tried before it get a malus).
+    #[inline]
+    fn reward_cutoff(
+        &mut self,
+        m: Move,
+        quiet: bool,
+        cx: &MoveLoop,
+        quiets_tried: &[Move],
+        captures_tried: &[Move],
+    ) {
+        self.tables.capture_history.reward(
+            cx.turn,
+            (!quiet).then_some(m),
+            captures_tried,
+            cx.depth,
+        );
+        if quiet {
+            self.tables.killers.record(cx.ply, m);
+            self.tables
+                .history
+                .reward(cx.turn, m, quiets_tried, cx.depth);
+            self.tables
+                .continuation
+                .reward(&cx.line_context, cx.turn, m, quiets_tried, cx.depth);
+            self.tables.counter_moves.record(cx.line_context[0], m);
+        }
+    }
+
+    /// Stores the node's result in the TT and teaches the correction
+    /// history when the result says more than the static evaluation: an
+    /// exact score, or a bound beyond it (tactical best moves are left out:
+    /// their gain is not positional).
+    #[inline]
+    fn store_result(
+        &mut self,
+        key: u64,
+        best: Score,
+        best_move: Option<Move>,
+        bound: Bound,
+        raw_eval: Score,
+        cx: &MoveLoop,
+    ) {
+        // A fail low proves no move best: its highest upper bound says
+        // little, so the entry keeps the move an earlier search found.
+        let stored_move = if bound == Bound::Upper {
+            None
+        } else {
+            best_move
+        };
+        self.tt
+            .store(key, cx.ply, stored_move, best, cx.depth, bound);
+        let informative = match bound {
+            Bound::Exact => true,
+            Bound::Lower => best > cx.static_eval,
+            Bound::Upper => best < cx.static_eval,
+        };
+        if self.mode == SearchMode::Normal
+            && !cx.in_check
+            && informative
+            && is_plain(best)
+            && best_move.is_none_or(|m| !is_tactical(m))
+        {
+            self.tables
+                .correction
+                .update(self.board.pos(), raw_eval, best, cx.depth);
+        }
+    }
+
+    /// The node's value when the TT or the tablebases already bound it on
+    /// the right side of the window (the TT only to the node's depth; in
+    /// Pure mode to exactly that depth, so that the value stays the
+    /// depth-d minimax value).
+    #[inline]
+    fn known_value(
+        &mut self,
+        hit: Option<TtHit>,
+        key: u64,
+        alpha: Score,
+        beta: Score,
+        depth: Depth,
+        ply: Ply,
+    ) -> Option<Score> {
+        let selective = self.mode == SearchMode::Normal;
+        if let Some(h) = hit
+            && let Some(score) = h.cut(depth, alpha, beta, !selective)
+        {
+            return Some(score);
+        }
+        // The tablebases know this node's value (right after a capture or a
+        // pawn move): a bound on the right side of the window ends the node.
+        let tb = self.tablebase_value(depth, ply)?;
+        let cuts = match tb.bound {
+            Bound::Exact => true,
+            Bound::Lower => tb.score >= beta,
+            Bound::Upper => tb.score <= alpha,
+        };
+        if !cuts {
+            return None;
+        }
+        let stored_depth = (depth + TB_DEPTH_BONUS).min(MAX_PLY as Depth - 1);
+        self.tt
+            .store(key, ply, None, tb.score, stored_depth, tb.bound);
+        Some(tb.score)
+    }
+
+    /// Pruning before any move is searched, at a quiet non-PV node of
+    /// Normal mode: reverse futility, the null move and ProbCut. The value
+    /// to return when one of them ends the node (zero when stopped).
+    #[inline]
+    fn prune_before_moves(
+        &mut self,
+        beta: Score,
+        depth: Depth,
+        ply: Ply,
+        static_eval: Score,
+        improving: bool,
+        hit: Option<TtHit>,
+    ) -> Option<Score> {
+        // Reverse futility takes the static evaluation for the value:
+        // only against a plain beta (against a beta that every value
+        // reaches it would claim "not mated" from the evaluation alone).
+        if is_plain(beta)
+            && depth <= tp!(RFP_MAX_DEPTH)
+            && static_eval - tp!(RFP_MARGIN_PER_DEPTH) * (depth - Depth::from(improving)) >= beta
+        {
+            return Some(static_eval);
+        }
+        // The null move searches its own null window around beta, which
+        // may also be open (the first MT-DUAL* pass, the MIN nodes of the
+        // first MT-SSS* pass): then it shows a value from a real search.
+        if (is_plain(beta) || beta_is_open(beta, ply))
+            && depth >= tp!(NULL_MIN_DEPTH)
+            && static_eval >= beta
+            && !self.board.after_null()
+            && self.board.has_non_pawn_material(self.board.turn())
+            && self.board.play_null()
+        {
+            self.line[ply] = None;
+            let reduction = tp!(NULL_BASE_REDUCTION)
+                + depth / tp!(NULL_DEPTH_DIVISOR)
+                + ((static_eval.0 - beta.0) / tp!(NULL_EVAL_STEP)).min(tp!(NULL_EVAL_MAX));
+            let score = -self.negamax(
+                -beta,
+                -beta + 1,
+                depth - 1 - reduction,
+                ply + 1,
+                NodeKind::NonPv,
+            );
+            self.board.undo();
+            if self.stopped {
+                return Some(Score::ZERO);
+            }
+            // A win found after passing is a mate one ply too far (or
+            // none: a zugzwang), so it only claims beta; any other value
+            // is the null move's lower bound, a loss by mate included
+            // (at an open bound it tells the MT drivers how far off the
+            // mate is instead of one ply at a time).
+            if score >= beta {
+                return Some(if score < Score::TB_BOUND { score } else { beta });
+            }
+        }
+        // ProbCut: a capture that beats beta by a margin in a shallow search
+        // very likely beats beta in the full one (unless the TT says it does not).
+        if depth >= tp!(PROBCUT_MIN_DEPTH) && is_plain(beta) {
+            let probcut_beta = beta + tp!(PROBCUT_MARGIN);
+            let tt_says_no = hit.is_some_and(|h| {
+                h.depth > depth - tp!(PROBCUT_REDUCTION) && h.upper < probcut_beta
+            });
+            if is_plain(probcut_beta) && !tt_says_no {
+                if let Some(score) = self.probcut(probcut_beta, static_eval, depth, ply) {
+                    return Some(score);
+                }
+                if self.stopped {
+                    return Some(Score::ZERO);
+                }
+            }
+        }
+        None
     }
 
     /// ProbCut's search: the captures that win at least `probcut_beta` less
