@@ -1,11 +1,13 @@
 //! The long UCI-side commands, `go perft` and `bench`, on a worker thread:
 //! the input loop keeps answering `isready` at once, and `stop`, `quit` or a
-//! `go` end them. Their lines go out through the session's `Output`.
+//! `go` end them. Their lines go out through the session's `Output`, their
+//! text from `uci::protocol`.
 
 use crate::bench::run_bench_until;
 use crate::score::Depth;
 use crate::search::{Algorithm, Evaluation, SearchControl, SearchMode};
 use crate::uci::Output;
+use crate::uci::protocol;
 use shakmaty::{CastlingMode, Chess};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -37,11 +39,11 @@ impl Background {
                 Some(counts) => {
                     let mut total = if depth == 0 { 1 } else { 0 };
                     for (m, n) in &counts {
-                        out.line(&format!("{}: {n}", m.to_uci(castling)));
+                        out.line(&protocol::perft_move(&m.to_uci(castling).to_string(), *n));
                         total += n;
                     }
                     out.line("");
-                    out.line(&format!("Nodes searched: {total}"));
+                    out.line(&protocol::perft_total(total));
                     let ms = started.elapsed().as_millis().max(1);
                     let nps = u128::from(total) * 1000 / ms;
                     out.info_string(&format!("Time: {ms} ms, {nps} nps"));

@@ -15,8 +15,8 @@ use crate::search::static_eval::network_evaluate;
 use crate::search::{Evaluation, Limits, SearchMode, SearchParams};
 use crate::search_thread::{SearchSetup, Searches};
 use crate::tt::TranspositionTable;
-use crate::uci::options::{BOOK_FILE_NONE, DECLARATIONS, EVAL_FILE_BUILT_IN, OptionEffect};
-use crate::uci::{Command, GoParams, Options, Output, PositionStart, parse};
+use crate::uci::options::{BOOK_FILE_NONE, EVAL_FILE_BUILT_IN, OptionEffect};
+use crate::uci::{Command, GoParams, Options, Output, PositionStart, parse, protocol};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -93,7 +93,7 @@ impl Engine {
                 if !self.searches.is_running() {
                     self.apply_pending_resize();
                 }
-                self.out.line("readyok");
+                self.out.line(protocol::READYOK);
             }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::UciNewGame => {
@@ -170,16 +170,9 @@ impl Engine {
     }
 
     fn uci(&mut self) {
-        self.out
-            .line(&format!("id name Stockman {}", env!("CARGO_PKG_VERSION")));
-        self.out.line("id author the Stockman developers");
-        for d in DECLARATIONS {
-            self.out.line(&d.declaration());
-        }
-        for line in crate::search::spsa::uci_declarations() {
+        for line in protocol::uci_reply(crate::search::spsa::uci_options()) {
             self.out.line(&line);
         }
-        self.out.line("uciok");
     }
 
     /// Reads the network `EvalFile` names; keeps the one in use (and the
@@ -394,7 +387,7 @@ impl Engine {
         let mv = self.board.uci(choice.mv);
         self.out
             .info_string(&format!("book move {mv} (weight {})", choice.weight));
-        self.out.line(&format!("bestmove {mv}"));
+        self.out.line(&protocol::bestmove(&mv, None));
         true
     }
 
@@ -479,7 +472,7 @@ impl Engine {
         }
         let out = &self.out;
         let made = crate::genfens::generate(request, |fen| {
-            out.info_string(&format!("genfens {fen}"));
+            out.line(&protocol::genfens(fen));
         });
         if let Err(e) = made {
             out.info_string(&format!("error in the genfens request: {e}"));
