@@ -364,6 +364,13 @@ pub struct SearchSetup {
 }
 
 impl Searches {
+    /// The session's searches, none running yet. Lets every search thread
+    /// have its own malloc arena (this must come before threads start).
+    pub fn new() -> Searches {
+        crate::search::malloc_arenas::separate_malloc_arenas();
+        Searches::default()
+    }
+
     pub fn is_running(&self) -> bool {
         self.running.is_some()
     }
