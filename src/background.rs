@@ -1,11 +1,14 @@
 //! The long UCI-side commands, `go perft` and `bench`, on a worker thread:
 //! the input loop keeps answering `isready` at once, and `stop`, `quit` or a
-//! `go` end them. Their lines go out through the session's `Output`.
+//! `go` end them. Their lines go out through the session's `Output`, their
+//! text from `uci::protocol`. `Long` is the session's one slot for them: it
+//! starts, stops and joins the worker.
 
 use crate::bench::run_bench_until;
 use crate::score::Depth;
 use crate::search::{Algorithm, Evaluation, SearchControl, SearchMode};
 use crate::uci::Output;
+use crate::uci::protocol;
 use shakmaty::{CastlingMode, Chess};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -13,6 +16,68 @@ use std::time::{Duration, Instant};
 
 /// Stack for the worker: the bench searches recurse as deep as a `go`.
 const STACK_BYTES: usize = 64 << 20;
+
+/// How long a new `go perft` or `bench` waits for the previous one's thread
+/// to end after its last line (it ends within microseconds; a command still
+/// counting is refused after this).
+const GRACE: Duration = Duration::from_millis(100);
+
+/// The session's long command, if one runs: at most one at a time.
+#[derive(Default)]
+pub struct Long {
+    running: Option<Background>,
+}
+
+impl Long {
+    /// Runs `started` (the slot is free: see `running`), or says why it
+    /// could not start.
+    pub fn start(&mut self, started: Result<Background, String>, out: &Output) {
+        match started {
+            Ok(b) => self.running = Some(b),
+            Err(message) => out.info_string(&message),
+        }
+    }
+
+    /// What runs, if anything; one that is just ending, its last line out,
+    /// is waited for first (a client may answer that line at once: `go
+    /// perft` after `Nodes searched`).
+    pub fn running(&mut self, out: &Output) -> Option<&'static str> {
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|b| b.finishes_within(GRACE))
+        {
+            self.join(out);
+        }
+        self.running.as_ref().map(Background::what)
+    }
+
+    /// What runs, if anything, not waiting.
+    pub fn what(&self) -> Option<&'static str> {
+        self.running.as_ref().map(Background::what)
+    }
+
+    /// Collects a command that has ended by itself.
+    pub fn reap(&mut self, out: &Output) {
+        if self.running.as_ref().is_some_and(Background::is_finished) {
+            self.join(out);
+        }
+    }
+
+    /// Waits for the command to end by itself.
+    pub fn join(&mut self, out: &Output) {
+        if let Some(b) = self.running.take() {
+            b.join(out);
+        }
+    }
+
+    /// Stops the command and waits for its thread.
+    pub fn stop(&mut self, out: &Output) {
+        if let Some(b) = self.running.take() {
+            b.stop(out);
+        }
+    }
+}
 
 /// A command running on its worker thread.
 pub struct Background {
@@ -37,11 +102,11 @@ impl Background {
                 Some(counts) => {
                     let mut total = if depth == 0 { 1 } else { 0 };
                     for (m, n) in &counts {
-                        out.line(&format!("{}: {n}", m.to_uci(castling)));
+                        out.line(&protocol::perft_move(&m.to_uci(castling).to_string(), *n));
                         total += n;
                     }
                     out.line("");
-                    out.line(&format!("Nodes searched: {total}"));
+                    out.line(&protocol::perft_total(total));
                     let ms = started.elapsed().as_millis().max(1);
                     let nps = u128::from(total) * 1000 / ms;
                     out.info_string(&format!("Time: {ms} ms, {nps} nps"));
@@ -90,18 +155,18 @@ impl Background {
     }
 
     /// What runs: `perft` or `bench`.
-    pub fn what(&self) -> &'static str {
+    fn what(&self) -> &'static str {
         self.what
     }
 
-    pub fn is_finished(&self) -> bool {
+    fn is_finished(&self) -> bool {
         self.handle.is_finished()
     }
 
     /// Has the command finished, or does it within `grace`? A command has
     /// written its last line a moment before its thread ends, and a client
     /// may answer that line at once (`go perft` after `Nodes searched`).
-    pub fn finishes_within(&self, grace: Duration) -> bool {
+    fn finishes_within(&self, grace: Duration) -> bool {
         let deadline = Instant::now() + grace;
         while !self.is_finished() {
             if Instant::now() >= deadline {
@@ -114,13 +179,13 @@ impl Background {
 
     /// Stops the command and waits for its thread (a stopped count or
     /// search returns within a few thousand nodes).
-    pub fn stop(self, out: &Output) {
+    fn stop(self, out: &Output) {
         self.control.stop();
         self.join(out);
     }
 
     /// Waits for a finished (or stopped) command.
-    pub fn join(self, out: &Output) {
+    fn join(self, out: &Output) {
         if self.handle.join().is_err() {
             out.info_string(&format!("internal error in {}", self.what));
         }

@@ -1,8 +1,11 @@
-//! The UCI session: the game position, the options, the transposition table
-//! and the searches (`search_thread`). It turns parsed commands into actions
-//! and keeps the input loop answering while a search or a long command runs.
+//! The UCI session: the game position, the options, the transposition
+//! table, the searches and the long commands. It turns each parsed command
+//! into an action on that state. The threads are not its business:
+//! `search_thread` runs the searches and `background` the long commands
+//! (`go perft`, `bench`), so the input loop keeps answering while they run;
+//! and the text of every line it writes is `uci::protocol`'s.
 
-use crate::background::Background;
+use crate::background::{Background, Long};
 use crate::board::Board;
 use crate::eval::evaluate;
 use crate::known::KnownBase;
@@ -15,15 +18,10 @@ use crate::search::static_eval::network_evaluate;
 use crate::search::{Evaluation, Limits, SearchMode, SearchParams};
 use crate::search_thread::{SearchSetup, Searches};
 use crate::tt::TranspositionTable;
-use crate::uci::options::{BOOK_FILE_NONE, DECLARATIONS, EVAL_FILE_BUILT_IN, OptionEffect};
-use crate::uci::{Command, GoParams, Options, Output, PositionStart, parse};
+use crate::uci::options::{BOOK_FILE_NONE, EVAL_FILE_BUILT_IN, OptionEffect};
+use crate::uci::{Command, GoParams, Options, Output, PositionStart, parse, protocol};
 use std::sync::Arc;
 use std::time::Duration;
-
-/// How long a new `go perft` or `bench` waits for the previous one's thread
-/// to end after its last line (it ends within microseconds; a command still
-/// counting is refused after this).
-const BACKGROUND_GRACE: Duration = Duration::from_millis(100);
 
 /// Whether the input loop goes on.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -44,7 +42,7 @@ pub struct Engine {
     /// The search threads and the running search.
     searches: Searches,
     /// A `go perft` or `bench` on its worker thread.
-    background: Option<Background>,
+    background: Long,
     /// The tablebases and the opening book.
     known: KnownBase,
     debug: bool,
@@ -52,7 +50,6 @@ pub struct Engine {
 
 impl Engine {
     pub fn new(out: Output) -> Engine {
-        crate::search::malloc_arenas::separate_malloc_arenas();
         let options = Options::default();
         let tt =
             TranspositionTable::new(options.hash_mb).expect("the default hash size fits in memory");
@@ -63,8 +60,8 @@ impl Engine {
             tt: Arc::new(tt),
             resize_pending: false,
             network: Network::embedded(),
-            searches: Searches::default(),
-            background: None,
+            searches: Searches::new(),
+            background: Long::default(),
             known: KnownBase::default(),
             debug: false,
         }
@@ -84,7 +81,7 @@ impl Engine {
 
     pub fn handle(&mut self, cmd: Command) -> Flow {
         self.searches.reap();
-        self.reap_finished_background();
+        self.background.reap(&self.out);
         match cmd {
             Command::Empty | Command::Register => {}
             Command::Uci => self.uci(),
@@ -93,7 +90,7 @@ impl Engine {
                 if !self.searches.is_running() {
                     self.apply_pending_resize();
                 }
-                self.out.line("readyok");
+                self.out.line(protocol::READYOK);
             }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::UciNewGame => {
@@ -170,16 +167,9 @@ impl Engine {
     }
 
     fn uci(&mut self) {
-        self.out
-            .line(&format!("id name Stockman {}", env!("CARGO_PKG_VERSION")));
-        self.out.line("id author the Stockman developers");
-        for d in DECLARATIONS {
-            self.out.line(&d.declaration());
-        }
-        for line in crate::search::spsa::uci_declarations() {
+        for line in protocol::uci_reply(crate::search::spsa::uci_options()) {
             self.out.line(&line);
         }
-        self.out.line("uciok");
     }
 
     /// Reads the network `EvalFile` names; keeps the one in use (and the
@@ -334,11 +324,11 @@ impl Engine {
                 .info_string("go ignored: a search is already running (send stop first)");
             return;
         }
-        if let Some(b) = self.background.take() {
+        if let Some(what) = self.background.what() {
             // Every go gets its bestmove: the GUI's search comes first.
             self.out
-                .info_string(&format!("{} stopped: a search was asked for", b.what()));
-            b.stop(&self.out);
+                .info_string(&format!("{what} stopped: a search was asked for"));
+            self.background.stop(&self.out);
         }
         self.apply_pending_resize();
         let mut limits = self.limits_from(&go);
@@ -394,51 +384,29 @@ impl Engine {
         let mv = self.board.uci(choice.mv);
         self.out
             .info_string(&format!("book move {mv} (weight {})", choice.weight));
-        self.out.line(&format!("bestmove {mv}"));
+        self.out.line(&protocol::bestmove(&mv, None));
         true
     }
 
     /// Waits for a running `go perft` or `bench` to end by itself (commands
     /// given as arguments run to the end before the next one).
     pub fn finish_background(&mut self) {
-        if let Some(b) = self.background.take() {
-            b.join(&self.out);
-        }
+        self.background.join(&self.out);
     }
 
     /// Stops a running `go perft` or `bench` and waits for its thread.
     fn stop_background(&mut self) {
-        if let Some(b) = self.background.take() {
-            b.stop(&self.out);
-        }
-    }
-
-    fn reap_finished_background(&mut self) {
-        if self
-            .background
-            .as_ref()
-            .is_some_and(Background::is_finished)
-            && let Some(b) = self.background.take()
-        {
-            b.join(&self.out);
-        }
+        self.background.stop(&self.out);
     }
 
     /// Refuses a long command while a search or another one runs (one that
     /// is just ending, its last line out, is waited for).
     fn busy(&mut self, what: &str) -> bool {
-        if self
-            .background
-            .as_ref()
-            .is_some_and(|b| b.finishes_within(BACKGROUND_GRACE))
-            && let Some(b) = self.background.take()
-        {
-            b.join(&self.out);
-        }
-        let busy = match (self.searches.is_running(), &self.background) {
-            (true, _) => Some("a search"),
-            (false, Some(b)) => Some(b.what()),
-            (false, None) => None,
+        let long = self.background.running(&self.out);
+        let busy = if self.searches.is_running() {
+            Some("a search")
+        } else {
+            long
         };
         if let Some(other) = busy {
             self.out.info_string(&format!(
@@ -465,10 +433,7 @@ impl Engine {
             depth,
             self.board.castling_mode(),
         );
-        match started {
-            Ok(b) => self.background = Some(b),
-            Err(message) => self.out.info_string(&message),
-        }
+        self.background.start(started, &self.out);
     }
 
     /// `genfens ...` in the input loop (a few milliseconds a position), so
@@ -479,7 +444,7 @@ impl Engine {
         }
         let out = &self.out;
         let made = crate::genfens::generate(request, |fen| {
-            out.info_string(&format!("genfens {fen}"));
+            out.line(&protocol::genfens(fen));
         });
         if let Err(e) = made {
             out.info_string(&format!("error in the genfens request: {e}"));
@@ -508,9 +473,6 @@ impl Engine {
             self.search_mode(),
             self.options.evaluation,
         );
-        match started {
-            Ok(b) => self.background = Some(b),
-            Err(message) => self.out.info_string(&message),
-        }
+        self.background.start(started, &self.out);
     }
 }

@@ -95,7 +95,7 @@ fn genfens(request: &stockman::genfens::GenfensRequest) -> Result<(), String> {
     let mut out = std::io::stdout().lock();
     // A closed stdout is the reader's choice: the positions just go nowhere.
     stockman::genfens::generate(request, |fen| {
-        let _ = writeln!(out, "info string genfens {fen}");
+        let _ = writeln!(out, "{}", stockman::uci::protocol::genfens(fen));
     })
 }
 

@@ -14,7 +14,7 @@ use crate::search::{Searcher, search};
 use crate::strength::Strength;
 use crate::tt::{Bound, TranspositionTable};
 use crate::uci::Output;
-use crate::uci::output::format_info;
+use crate::uci::protocol::{self, format_info};
 use shakmaty::Move;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -198,20 +198,20 @@ impl Reporter {
         } else {
             Score::DRAW
         };
-        self.out.line(&format!("info depth 0 score {score}"));
-        self.out.line("bestmove (none)");
+        self.out.line(&protocol::info_no_move(score));
+        self.out.line(protocol::BESTMOVE_NONE);
     }
 
     fn bestmove(&self, best: Move, ponder: Option<Move>) {
-        let mut line = format!("bestmove {}", self.board.uci(best));
-        if let Some(p) = ponder {
+        let ponder = ponder.and_then(|p| {
             let mut child = self.board.clone();
             child.play(best);
-            if child.legal_moves().contains(&p) {
-                line += &format!(" ponder {}", child.uci(p));
-            }
-        }
-        self.out.line(&line);
+            child.legal_moves().contains(&p).then(|| child.uci(p))
+        });
+        self.out.line(&protocol::bestmove(
+            &self.board.uci(best),
+            ponder.as_deref(),
+        ));
     }
 
     /// The `info` line for a search cut short by `stop`, a node limit or the
@@ -364,6 +364,13 @@ pub struct SearchSetup {
 }
 
 impl Searches {
+    /// The session's searches, none running yet. Lets every search thread
+    /// have its own malloc arena (this must come before threads start).
+    pub fn new() -> Searches {
+        crate::search::malloc_arenas::separate_malloc_arenas();
+        Searches::default()
+    }
+
     pub fn is_running(&self) -> bool {
         self.running.is_some()
     }

@@ -10,12 +10,10 @@ use super::tunable::TunableSpec;
 /// Is this a tuning build (the constants are UCI options)?
 pub const TUNING_BUILD: bool = cfg!(feature = "spsa");
 
-/// The spin options a tuning build declares (none in a normal build).
-pub fn uci_declarations() -> Vec<String> {
-    if !TUNING_BUILD {
-        return Vec::new();
-    }
-    TUNABLES.iter().map(TunableSpec::declaration).collect()
+/// The constants a tuning build declares as spin options (none in a normal
+/// build); `uci::protocol` writes their declarations.
+pub fn uci_options() -> &'static [TunableSpec] {
+    if TUNING_BUILD { TUNABLES } else { &[] }
 }
 
 /// `setoption` for a tunable constant: `None` when `name` is none (or this is
@@ -76,7 +74,7 @@ mod tests {
     #[test]
     fn only_a_tuning_build_declares_or_takes_the_constants() {
         assert_eq!(
-            uci_declarations().len(),
+            uci_options().len(),
             TUNABLES.len() * usize::from(TUNING_BUILD)
         );
         let name = TUNABLES[0].name;

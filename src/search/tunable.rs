@@ -26,14 +26,6 @@ impl TunableSpec {
             self.name, self.default, self.min, self.max, self.step, LEARNING_RATE
         )
     }
-
-    /// The UCI declaration of the spin option (tuning builds only).
-    pub fn declaration(&self) -> String {
-        format!(
-            "option name {} type spin default {} min {} max {}",
-            self.name, self.default, self.min, self.max
-        )
-    }
 }
 
 /// A constant a tuning build can change while it runs.

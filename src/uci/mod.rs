@@ -1,10 +1,12 @@
-//! The UCI protocol, text only: parsing input lines into `Command`s, the
-//! option table, and formatting the engine's reports as protocol lines.
+//! The UCI protocol, text only: parsing input lines into `Command`s
+//! (`command`), the option table (`options`), the text of every line the
+//! engine writes (`protocol`) and the channel it goes out on (`output`).
 //! The session state that acts on commands lives in `crate::engine`.
 
 pub mod command;
 pub mod options;
 pub mod output;
+pub mod protocol;
 pub mod wdl;
 
 pub use command::{Command, GoParams, PositionStart, parse};

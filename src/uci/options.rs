@@ -208,10 +208,7 @@ impl OptionDecl {
     pub fn declaration(&self) -> String {
         match &self.kind {
             OptionKind::Spin { default, min, max } => {
-                format!(
-                    "option name {} type spin default {default} min {min} max {max}",
-                    self.name
-                )
+                super::protocol::spin_option(self.name, default, min, max)
             }
             OptionKind::Check { default } => {
                 format!("option name {} type check default {default}", self.name)
