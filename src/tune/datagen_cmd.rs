@@ -259,7 +259,7 @@ type GamePositions = Result<Vec<String>, String>;
 
 fn from_pgn(args: &DatagenArgs, pgn: &Path) -> Result<(), String> {
     let text = crate::files::read_text(pgn, crate::files::MAX_TEXT_BYTES)?;
-    let games = parse_pgn(&text);
+    let games = parse_pgn(&text).map_err(|e| format!("{}: {e}", pgn.display()))?;
     if games.is_empty() {
         return Err(format!("{}: no games", pgn.display()));
     }
