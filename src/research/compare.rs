@@ -128,8 +128,7 @@ pub fn run_compare(args: &CompareArgs) -> Result<(), String> {
 
     let mut runs: Vec<Measurement> = Vec::new();
     for depth in 1..=max_depth {
-        let mut progress =
-            Progress::new(format!("depth {depth}"), positions.len() * algorithms.len());
+        let progress = Progress::new(format!("depth {depth}"), positions.len() * algorithms.len());
         let mut rows = Vec::with_capacity(algorithms.len());
         let first = runs.len();
         for (index, position) in positions.iter().enumerate() {
