@@ -5,7 +5,7 @@
 use super::chart::{Series, nodes_chart};
 use super::cli::emit;
 use super::compare_report::{
-    CSV_HEADER, Measurement, Totals, csv_row, depth_table, describe, disagreements, measure,
+    Measurement, Totals, csv_text, depth_table, describe, disagreements, measure,
     positions_agreeing,
 };
 use super::progress::Progress;
@@ -160,11 +160,7 @@ pub fn run_compare(args: &CompareArgs) -> Result<(), String> {
         ))?;
     }
     if let Some(path) = &args.csv {
-        let mut csv = String::from(CSV_HEADER);
-        for m in &runs {
-            csv += &csv_row(m, mode, &positions);
-        }
-        write_file(path, &csv, "CSV")?;
+        write_file(path, &csv_text(&runs, mode, &positions), "CSV")?;
     }
     if let Some(path) = &args.svg {
         let title = format!(
