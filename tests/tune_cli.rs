@@ -151,6 +151,49 @@ fn datagen_reads_pgn_games() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The same game bare and annotated as sites and GUIs write it: comments,
+/// clock comments, nested variations, NAGs and glyphs, `;` comments, tags
+/// two to a line. Its main line gives the same positions.
+#[test]
+fn datagen_reads_the_main_line_of_annotated_pgn() {
+    let dir = scratch("pgn-annotated");
+    let (bare, annotated) = (dir.join("bare.pgn"), dir.join("annotated.pgn"));
+    std::fs::write(
+        &bare,
+        "[Event \"y\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 \
+         6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 1-0\n",
+    )
+    .unwrap();
+    std::fs::write(
+        &annotated,
+        "[Event \"y\"] [Site \"https://example.org/\\\"game\\\"\"]\n[Result \"1-0\"]\n\n\
+         1. e4 { [%clk 0:03:00] } e5 $1 2. Nf3 Nc6 (2... d6 { Philidor (solid) } 3. d4 \
+         (3. Bc4 Be7) exd4) 3. Bb5!? a6 ; the Morphy defence {\n\
+         4. Ba4 Nf6 5. O-O Be7 $10 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3?! Nb8 $5 \
+         { Breyer } (9... Na5 10. Bc2 c5) 10. d4 Nbd7 { [%eval 0.3] } 1-0\n",
+    )
+    .unwrap();
+    let positions = |pgn: &Path| {
+        let out = dir.join("data.txt");
+        let o = stockman(&["datagen", "--pgn", path(pgn), "--out", path(&out)]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let data = std::fs::read_to_string(&out).unwrap();
+        assert!(
+            text(&o.stdout).contains("datagen: 1 games (0 skipped)"),
+            "{}",
+            text(&o.stdout)
+        );
+        data.lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    let expected = positions(&bare);
+    assert!(!expected.is_empty());
+    assert_eq!(positions(&annotated), expected);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// The module comment of a generated `tuned.rs`, its lines joined: the note
 /// is wrapped wherever the length of its other text (paths) puts the breaks.
 fn provenance_note(source: &str) -> String {

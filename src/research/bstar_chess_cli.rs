@@ -104,7 +104,7 @@ pub fn run_bstar_chess(args: &BStarChessArgs) -> Result<(), String> {
         setup.reference_depth
     ))?;
     let mut rows = Vec::new();
-    let mut progress = Progress::new("bstar", positions.len());
+    let progress = Progress::new("bstar", positions.len());
     for (index, position) in positions.iter().enumerate() {
         let best_moves = lines
             .get(position.line - 1)

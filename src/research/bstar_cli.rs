@@ -7,6 +7,7 @@ use super::bstar::{BStarOptions, Termination};
 use super::bstar_trees::{BStarSummary, BStarTreeReport, MoveVerdict, examine_bstar};
 use super::chart::{Axes, Series, nodes_chart_over};
 use super::cli::{TreesArgs, emit, validate_synthetic};
+use super::csv_table::CsvTable;
 use super::synthetic::{SyntheticSpec, ValueModel, ValueRange};
 use super::tree::{MAX_LEAF_VALUE, Value};
 use rayon::prelude::*;
@@ -58,7 +59,7 @@ pub fn run_bstar_trees(args: &TreesArgs) -> Result<(), String> {
         plan.first_guess
     ))?;
     let mut summaries = Vec::new();
-    let mut csv = String::from(CSV_HEADER);
+    let mut csv = CsvTable::new(CSV_HEADER);
     for &width in &widths {
         let reports = (0..plan.count)
             .into_par_iter()
@@ -75,12 +76,12 @@ pub fn run_bstar_trees(args: &TreesArgs) -> Result<(), String> {
             emit(&per_tree_lines(width, &reports))?;
         }
         for r in &reports {
-            csv += &csv_row(width, r);
+            csv.row(csv_row(width, r));
         }
         summaries.push(BStarSummary::of(width, &reports));
     }
     emit(&summary_table(&summaries))?;
-    write_outputs(args, &plan, &summaries, &csv)?;
+    write_outputs(args, &plan, &summaries, &csv.into_text())?;
     let wrong: usize = summaries.iter().map(|s| s.separated_but_worse).sum();
     if wrong > 0 {
         return Err(format!(
@@ -174,26 +175,43 @@ pub fn parse_widths(text: &str) -> Result<Vec<Value>, String> {
     Ok(widths)
 }
 
-const CSV_HEADER: &str = "width,seed,minimax_value,choice,verdict,loss,termination,prove_best,disprove_rest,\
-bstar_expanded,bstar_evaluated,alpha_beta_expanded,alpha_beta_evaluated,mtdf_expanded,mtdf_evaluated\n";
+const CSV_HEADER: [&str; 15] = [
+    "width",
+    "seed",
+    "minimax_value",
+    "choice",
+    "verdict",
+    "loss",
+    "termination",
+    "prove_best",
+    "disprove_rest",
+    "bstar_expanded",
+    "bstar_evaluated",
+    "alpha_beta_expanded",
+    "alpha_beta_evaluated",
+    "mtdf_expanded",
+    "mtdf_evaluated",
+];
 
-fn csv_row(width: Value, r: &BStarTreeReport) -> String {
+fn csv_row(width: Value, r: &BStarTreeReport) -> [String; 15] {
     let (verdict, loss) = verdict_text(r.verdict);
-    format!(
-        "{width},{},{},{},{verdict},{loss},{},{},{},{},{},{},{},{},{}\n",
-        r.seed,
-        r.minimax_value,
+    [
+        width.to_string(),
+        r.seed.to_string(),
+        r.minimax_value.to_string(),
         r.choice.map_or(String::new(), |c| c.to_string()),
-        termination_text(r.termination),
-        r.prove_best,
-        r.disprove_rest,
-        r.bstar.expanded,
-        r.bstar.evaluated,
-        r.alpha_beta.expanded,
-        r.alpha_beta.evaluated,
-        r.mtd_f.expanded,
-        r.mtd_f.evaluated
-    )
+        verdict.to_string(),
+        loss.to_string(),
+        termination_text(r.termination).to_string(),
+        r.prove_best.to_string(),
+        r.disprove_rest.to_string(),
+        r.bstar.expanded.to_string(),
+        r.bstar.evaluated.to_string(),
+        r.alpha_beta.expanded.to_string(),
+        r.alpha_beta.evaluated.to_string(),
+        r.mtd_f.expanded.to_string(),
+        r.mtd_f.evaluated.to_string(),
+    ]
 }
 
 fn verdict_text(v: MoveVerdict) -> (&'static str, Value) {

@@ -279,12 +279,25 @@ fn finish(
             Some(_) => (String::new(), String::new()),
             None => (args.values.clone(), args.seed.to_string()),
         };
-        let context = format!(
-            "{model},{},{depth},{values},{},{seed}",
-            args.branching,
-            reports.len()
+        let context = [
+            model.to_string(),
+            args.branching.to_string(),
+            depth,
+            values,
+            reports.len().to_string(),
+            seed,
+        ];
+        let csv = summary.csv(
+            &[
+                "model",
+                "branching",
+                "depth",
+                "values",
+                "trees",
+                "first_seed",
+            ],
+            &context,
         );
-        let csv = summary.csv("model,branching,depth,values,trees,first_seed", &context);
         crate::files::write_whole(path, csv.as_bytes())
             .map_err(|e| format!("cannot write CSV file '{}': {e}", path.display()))?;
     }

@@ -5,7 +5,7 @@
 use super::chart::{Series, nodes_chart};
 use super::cli::emit;
 use super::compare_report::{
-    CSV_HEADER, Measurement, Totals, csv_row, depth_table, describe, disagreements, measure,
+    Measurement, Totals, csv_text, depth_table, describe, disagreements, measure,
     positions_agreeing,
 };
 use super::progress::Progress;
@@ -128,8 +128,7 @@ pub fn run_compare(args: &CompareArgs) -> Result<(), String> {
 
     let mut runs: Vec<Measurement> = Vec::new();
     for depth in 1..=max_depth {
-        let mut progress =
-            Progress::new(format!("depth {depth}"), positions.len() * algorithms.len());
+        let progress = Progress::new(format!("depth {depth}"), positions.len() * algorithms.len());
         let mut rows = Vec::with_capacity(algorithms.len());
         let first = runs.len();
         for (index, position) in positions.iter().enumerate() {
@@ -161,11 +160,7 @@ pub fn run_compare(args: &CompareArgs) -> Result<(), String> {
         ))?;
     }
     if let Some(path) = &args.csv {
-        let mut csv = String::from(CSV_HEADER);
-        for m in &runs {
-            csv += &csv_row(m, mode, &positions);
-        }
-        write_file(path, &csv, "CSV")?;
+        write_file(path, &csv_text(&runs, mode, &positions), "CSV")?;
     }
     if let Some(path) = &args.svg {
         let title = format!(

@@ -2,6 +2,7 @@
 //! back end, depth), the per-depth totals table with every figure relative to
 //! a baseline back end, the CSV rows, and the root-value agreement check.
 
+use super::csv_table::CsvTable;
 use crate::positions::EpdPosition;
 use crate::score::{Depth, Score};
 use crate::search::{Algorithm, Limits, SearchMode, SearchParams, SearchStats, Searcher, search};
@@ -140,32 +141,56 @@ pub fn depth_table(depth: Depth, rows: &[(Algorithm, Totals)], baseline: Algorit
     out
 }
 
-pub const CSV_HEADER: &str = "depth,algorithm,mode,line,fen,score,best_move,nodes,leaves,qnodes,passes,researches,seldepth,time_us\n";
+pub const CSV_HEADER: [&str; 14] = [
+    "depth",
+    "algorithm",
+    "mode",
+    "line",
+    "fen",
+    "score",
+    "best_move",
+    "nodes",
+    "leaves",
+    "qnodes",
+    "passes",
+    "researches",
+    "seldepth",
+    "time_us",
+];
 
-/// One CSV row per measurement (FENs contain no commas).
-pub fn csv_row(m: &Measurement, mode: SearchMode, positions: &[EpdPosition]) -> String {
+/// The CSV file: a header and one row per measurement.
+pub fn csv_text(runs: &[Measurement], mode: SearchMode, positions: &[EpdPosition]) -> String {
+    let mut table = CsvTable::new(CSV_HEADER);
+    for m in runs {
+        table.row(csv_row(m, mode, positions));
+    }
+    table.into_text()
+}
+
+/// The fields of one measurement's row.
+fn csv_row(m: &Measurement, mode: SearchMode, positions: &[EpdPosition]) -> [String; 14] {
     let p = &positions[m.position];
-    format!(
-        "{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-        m.depth,
-        m.algorithm.name(),
-        if mode == SearchMode::Pure {
-            "pure"
-        } else {
-            "normal"
-        },
-        p.line,
-        p.fen,
-        m.score.0,
-        m.best,
-        m.stats.nodes,
-        m.stats.leaves,
-        m.stats.qnodes,
-        m.stats.passes,
-        m.stats.researches,
-        m.stats.seldepth,
-        m.time.as_micros()
-    )
+    let mode = if mode == SearchMode::Pure {
+        "pure"
+    } else {
+        "normal"
+    };
+    [
+        m.depth.to_string(),
+        m.algorithm.name().to_string(),
+        mode.to_string(),
+        p.line.to_string(),
+        p.fen.to_string(),
+        m.score.0.to_string(),
+        m.best.clone(),
+        m.stats.nodes.to_string(),
+        m.stats.leaves.to_string(),
+        m.stats.qnodes.to_string(),
+        m.stats.passes.to_string(),
+        m.stats.researches.to_string(),
+        m.stats.seldepth.to_string(),
+        m.time.as_micros().to_string(),
+    ]
 }
 
 /// Root values that differ between back ends at one (position, depth).
@@ -303,13 +328,16 @@ mod tests {
     #[test]
     fn csv_rows_match_the_header() {
         let positions = parse_epd_positions("8/8/8/8/8/8/8/K6k w - - 0 1\n").unwrap();
-        let row = csv_row(
-            &fake(0, Algorithm::SSS, 4, -7, 99),
+        let text = csv_text(
+            &[fake(0, Algorithm::SSS, 4, -7, 99)],
             SearchMode::Pure,
             &positions,
         );
-        assert_eq!(row.split(',').count(), CSV_HEADER.split(',').count());
-        assert!(row.starts_with("4,SSS,pure,1,8/8/8/8/8/8/8/K6k w - - 0 1,-7,e2e4,99,49,"));
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2, "{text}");
+        assert_eq!(lines[0], CSV_HEADER.join(","));
+        assert_eq!(lines[1].split(',').count(), CSV_HEADER.len());
+        assert!(lines[1].starts_with("4,SSS,pure,1,8/8/8/8/8/8/8/K6k w - - 0 1,-7,e2e4,99,49,"));
     }
 
     #[test]

@@ -19,6 +19,7 @@ pub mod cli;
 pub mod compare;
 pub mod compare_report;
 pub mod counting;
+pub mod csv_table;
 pub mod examples;
 pub mod experiment;
 pub mod explicit;

@@ -3,6 +3,7 @@
 //! check; printed as a table or written as CSV rows.
 
 use super::algorithms::TreeAlgorithm;
+use super::csv_table::CsvTable;
 use super::experiment::TreeReport;
 use std::fmt::Write as _;
 
@@ -135,25 +136,25 @@ impl Summary {
     }
 
     /// CSV: a header and one row per algorithm, each row prefixed by
-    /// `context` (the experiment's parameters, already comma-separated and
-    /// matching `context_header`).
-    pub fn csv(&self, context_header: &str, context: &str) -> String {
-        let mut out = String::new();
-        let _ = writeln!(
-            out,
-            "{context_header},algorithm,mean_leaves,relative_to_alpha_beta,mean_evaluations,mean_passes"
-        );
+    /// `context` (the experiment's parameters, one field per name of
+    /// `context_header`).
+    pub fn csv(&self, context_header: &[&str], context: &[String]) -> String {
+        let mut table = CsvTable::new(context_header.iter().copied().chain([
+            "algorithm",
+            "mean_leaves",
+            "relative_to_alpha_beta",
+            "mean_evaluations",
+            "mean_passes",
+        ]));
         for row in &self.rows {
-            let _ = writeln!(
-                out,
-                "{context},{},{:.3},{:.5},{:.3},{:.3}",
-                row.algorithm.name(),
-                row.mean_leaves,
-                row.relative_to_alpha_beta,
-                row.mean_evaluations,
-                row.mean_passes
-            );
+            table.row(context.iter().cloned().chain([
+                row.algorithm.name().to_string(),
+                format!("{:.3}", row.mean_leaves),
+                format!("{:.5}", row.relative_to_alpha_beta),
+                format!("{:.3}", row.mean_evaluations),
+                format!("{:.3}", row.mean_passes),
+            ]));
         }
-        out
+        table.into_text()
     }
 }

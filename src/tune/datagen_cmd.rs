@@ -8,6 +8,7 @@ use super::pgn::{game_positions, parse_pgn};
 use super::sample::{GameResult, QuietCheck, format_line, keep_at_most};
 use crate::files::PartialFile;
 use crate::positions::parse_epd_positions;
+use crate::research::progress::Progress;
 use crate::rng::{SplitMix64, mix};
 use crate::score::Depth;
 use clap::Args;
@@ -195,6 +196,7 @@ fn self_play(args: &DatagenArgs, threads: usize) -> Result<(), String> {
     let started = Instant::now();
     let mut totals = Totals::default();
     let chunk = (threads as u64 * 16).max(1);
+    let progress = Progress::new("datagen", games as usize);
     let mut next = 0;
     while next < games {
         let end = (next + chunk).min(games);
@@ -216,7 +218,9 @@ fn self_play(args: &DatagenArgs, threads: usize) -> Result<(), String> {
         out.flush().map_err(&err)?;
         next = end;
         let secs = started.elapsed().as_secs_f64().max(1e-3);
-        eprintln!(
+        progress.set_done(next);
+        progress.set_message(format!("{} positions", totals.positions));
+        progress.log(&format!(
             "datagen: {next}/{games} games, {} positions, {} (White), {:.2} games/s, \
              {:.0} positions/s ({:.1} per thread)",
             totals.positions,
@@ -224,8 +228,9 @@ fn self_play(args: &DatagenArgs, threads: usize) -> Result<(), String> {
             next as f64 / secs,
             totals.positions as f64 / secs,
             totals.positions as f64 / secs / threads as f64
-        );
+        ));
     }
+    progress.finish();
     let endings: Vec<String> = totals
         .endings
         .iter()
@@ -259,7 +264,7 @@ type GamePositions = Result<Vec<String>, String>;
 
 fn from_pgn(args: &DatagenArgs, pgn: &Path) -> Result<(), String> {
     let text = crate::files::read_text(pgn, crate::files::MAX_TEXT_BYTES)?;
-    let games = parse_pgn(&text);
+    let games = parse_pgn(&text).map_err(|e| format!("{}: {e}", pgn.display()))?;
     if games.is_empty() {
         return Err(format!("{}: no games", pgn.display()));
     }
@@ -282,6 +287,7 @@ fn from_pgn(args: &DatagenArgs, pgn: &Path) -> Result<(), String> {
     let started = Instant::now();
     let mut totals = Totals::default();
     let chunk = 256;
+    let progress = Progress::new("datagen", games.len());
     for (c, part) in games.chunks(chunk).enumerate() {
         let done: Vec<Option<(GameResult, GamePositions)>> = part
             .par_iter()
@@ -307,21 +313,27 @@ fn from_pgn(args: &DatagenArgs, pgn: &Path) -> Result<(), String> {
                     totals.add(result, fens.len());
                 }
                 Some((_, Err(e))) => {
-                    eprintln!("datagen: game {}: skipped: {e}", c * chunk + i + 1);
+                    progress.log(&format!(
+                        "datagen: game {}: skipped: {e}",
+                        c * chunk + i + 1
+                    ));
                     totals.skipped += 1;
                 }
                 None => totals.skipped += 1,
             }
         }
         out.flush().map_err(&err)?;
-        eprintln!(
+        progress.inc(part.len() as u64);
+        progress.set_message(format!("{} positions", totals.positions));
+        progress.log(&format!(
             "datagen: {}/{} games, {} positions, {:.0} positions/s",
             (c * chunk + part.len()),
             games.len(),
             totals.positions,
             totals.positions as f64 / started.elapsed().as_secs_f64().max(1e-3)
-        );
+        ));
     }
+    progress.finish();
     if totals.games == 0 {
         return Err(format!("{}: no game with a result", pgn.display()));
     }

@@ -7,6 +7,7 @@ use super::dataset::parse_line;
 use super::label_engine::{Judgement, Probe, UciProcess};
 use super::texel::sigmoid;
 use super::tune_cmd::positive;
+use crate::research::progress::Progress;
 use clap::{ArgGroup, Args};
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -284,6 +285,7 @@ fn label_into(args: &LabelArgs, path: &Path) -> Result<String, String> {
     let (send, receive) = channel::<(usize, Result<Vec<Judgement>, String>)>();
     let started = Instant::now();
     let mut totals = Totals::default();
+    let progress = Progress::new("label", positions.len());
     std::thread::scope(|scope| -> Result<(), String> {
         for mut engine in engines {
             let send = send.clone();
@@ -333,13 +335,14 @@ fn label_into(args: &LabelArgs, path: &Path) -> Result<String, String> {
                     writeln!(out, "{fen} | {} | {p:.6}", value_text(j)).map_err(err)?;
                 }
                 written += 1;
+                let done = (written * BATCH).min(positions.len());
+                progress.set_done(done as u64);
                 if written % 16 == 0 || written == batches {
-                    let done = (written * BATCH).min(positions.len());
-                    eprintln!(
+                    progress.log(&format!(
                         "label: {done}/{} positions, {:.0} per second",
                         positions.len(),
                         done as f64 / started.elapsed().as_secs_f64().max(1e-3)
-                    );
+                    ));
                 }
             }
         }
@@ -348,6 +351,7 @@ fn label_into(args: &LabelArgs, path: &Path) -> Result<String, String> {
         }
         Ok(())
     })?;
+    progress.finish();
     out.flush().map_err(err)?;
 
     if !totals.pairs.is_empty() {

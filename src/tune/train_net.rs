@@ -297,14 +297,16 @@ impl Adam {
     }
 }
 
-/// One pass over `samples` in minibatches of `batch`; returns the mean
-/// squared error seen during the pass.
+/// One pass over `samples` in minibatches of `batch`, telling `on_batch`
+/// the size of each one done; returns the mean squared error seen during
+/// the pass.
 pub fn train_epoch(
     net: &mut FloatNetwork,
     adam: &mut Adam,
     samples: &[Sample],
     batch: usize,
     scale: f32,
+    mut on_batch: impl FnMut(usize),
 ) -> f64 {
     let mut total = 0.0f64;
     for minibatch in samples.chunks(batch) {
@@ -325,6 +327,7 @@ pub fn train_epoch(
             .expect("a non-empty batch");
         adam.step(net, &grad, minibatch.len());
         total += error;
+        on_batch(minibatch.len());
     }
     total / samples.len().max(1) as f64
 }
@@ -405,7 +408,7 @@ mod tests {
         let mut adam = Adam::new(&net, 0.01);
         let before = net.error(&samples, 350.0);
         for _ in 0..60 {
-            train_epoch(&mut net, &mut adam, &samples, 64, 350.0);
+            train_epoch(&mut net, &mut adam, &samples, 64, 350.0, |_| {});
         }
         let after = net.error(&samples, 350.0);
         assert!(

@@ -7,6 +7,7 @@ use super::train_net::{Adam, FloatNetwork, Sample, train_epoch};
 use super::tune_cmd::positive;
 use crate::board::parse_fen;
 use crate::files::{PartialFile, write_whole};
+use crate::research::progress::Progress;
 use crate::rng::SplitMix64;
 use clap::Args;
 use rayon::prelude::*;
@@ -121,12 +122,23 @@ fn train(args: &TrainNetArgs) -> Result<(), String> {
     let scale = args.scale as f32;
     let mut net = FloatNetwork::random(args.seed);
     let mut adam = Adam::new(&net, args.rate as f32);
+    // One unit per position trained on, over every epoch: the estimate
+    // moves within an epoch.
+    let bar = Progress::new("train-net", training.len() * args.epochs as usize);
     for epoch in 1..=args.epochs {
+        bar.set_message(format!("epoch {epoch}/{}", args.epochs));
         let progress = (epoch - 1) as f64 / args.epochs as f64;
         let cosine = 0.5 * (1.0 + (std::f64::consts::PI * progress).cos());
         adam.rate = (args.rate * (0.1 + 0.9 * cosine)) as f32;
         shuffle(training, &mut rng);
-        let train_error = train_epoch(&mut net, &mut adam, training, args.batch as usize, scale);
+        let train_error = train_epoch(
+            &mut net,
+            &mut adam,
+            training,
+            args.batch as usize,
+            scale,
+            |n| bar.inc(n as u64),
+        );
         let held = if validation.is_empty() {
             String::new()
         } else {
@@ -135,13 +147,14 @@ fn train(args: &TrainNetArgs) -> Result<(), String> {
         // Through OUT.partial: a run killed while writing leaves the
         // previous epoch's network whole.
         write_whole(&args.out, &net.quantize().to_bytes())?;
-        eprintln!(
+        bar.log(&format!(
             "train-net: epoch {epoch}/{}: error {train_error:.6}{held}, rate {:.5}, {:.0} s",
             args.epochs,
             adam.rate,
             started.elapsed().as_secs_f64()
-        );
+        ));
     }
+    bar.finish();
     println!(
         "train-net: wrote {} ({} positions, {} epochs)",
         args.out.display(),
