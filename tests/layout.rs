@@ -10,8 +10,10 @@
 //! file also uses the name. The checker is a small lexer, not a Rust parser:
 //! the last tests hold it to small made-up crates that it must refuse.
 
+mod common;
+
+use common::rust_source::{self, Tok, crate_sources};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
 
 /// The lab: modules the engine core must never import (src/lib.rs puts them
 /// behind the `lab` feature).
@@ -21,145 +23,15 @@ const LAB: [&str; 2] = ["research", "tune"];
 const SPLIT: &str = "search";
 
 // ---------------------------------------------------------------------------
-// Lexing: identifiers and the punctuation that paths and `use` trees need;
-// comments, strings and character literals skipped.
+// Lexing (tests/common/rust_source.rs): identifiers and the punctuation that
+// paths and `use` trees need; comments, strings and character literals skipped.
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Tok {
-    Ident(String),
-    PathSep,
-    Open,
-    Close,
-    Semi,
-    Comma,
-    Star,
-    LParen,
-    RParen,
-    Other,
-}
-
+/// The tokens the graph needs: string literals leave none.
 fn lex(src: &str) -> Vec<(Tok, usize)> {
-    let c: Vec<char> = src.chars().collect();
-    let mut out = Vec::new();
-    let (mut i, mut line) = (0, 1);
-    let count_lines = |from: usize, to: usize, line: &mut usize| {
-        *line += c[from..to.min(c.len())]
-            .iter()
-            .filter(|&&ch| ch == '\n')
-            .count();
-    };
-    while i < c.len() {
-        let ch = c[i];
-        let next = c.get(i + 1).copied().unwrap_or(' ');
-        if ch == '\n' {
-            line += 1;
-            i += 1;
-        } else if ch.is_whitespace() {
-            i += 1;
-        } else if ch == '/' && next == '/' {
-            while i < c.len() && c[i] != '\n' {
-                i += 1;
-            }
-        } else if ch == '/' && next == '*' {
-            let (start, mut depth) = (i, 0);
-            while i < c.len() {
-                if c[i] == '/' && c.get(i + 1) == Some(&'*') {
-                    depth += 1;
-                    i += 2;
-                } else if c[i] == '*' && c.get(i + 1) == Some(&'/') {
-                    depth -= 1;
-                    i += 2;
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    i += 1;
-                }
-            }
-            count_lines(start, i, &mut line);
-        } else if ch == 'r' && (next == '#' || next == '"') && raw_string_start(&c, i).is_some() {
-            let (hashes, body) = raw_string_start(&c, i).unwrap();
-            let start = i;
-            i = body;
-            while i < c.len()
-                && !(c[i] == '"' && (0..hashes).all(|k| c.get(i + 1 + k) == Some(&'#')))
-            {
-                i += 1;
-            }
-            i += 1 + hashes;
-            count_lines(start, i, &mut line);
-        } else if ch == '"' || (ch == 'b' && next == '"') {
-            let start = i;
-            i += if ch == 'b' { 2 } else { 1 };
-            while i < c.len() && c[i] != '"' {
-                i += if c[i] == '\\' { 2 } else { 1 };
-            }
-            i += 1;
-            count_lines(start, i, &mut line);
-        } else if ch == '\'' {
-            // A character literal ('x', '\n', '\u{..}') or a lifetime ('a).
-            if next == '\\' {
-                i += 2;
-                while i < c.len() && c[i] != '\'' {
-                    i += 1;
-                }
-                i += 1;
-            } else if c.get(i + 2) == Some(&'\'') {
-                i += 3;
-            } else {
-                i += 1;
-            }
-        } else if ch.is_alphabetic() || ch == '_' || (ch == '$' && next.is_alphabetic()) {
-            let start = i;
-            i += 1;
-            while i < c.len() && (c[i].is_alphanumeric() || c[i] == '_') {
-                i += 1;
-            }
-            let word: String = c[start..i].iter().collect();
-            // A macro's `$crate` is `crate`.
-            let word = if word == "$crate" {
-                "crate".to_string()
-            } else {
-                word
-            };
-            out.push((Tok::Ident(word), line));
-        } else if ch.is_ascii_digit() {
-            while i < c.len() && (c[i].is_alphanumeric() || c[i] == '_') {
-                i += 1;
-            }
-            out.push((Tok::Other, line));
-        } else {
-            let tok = match ch {
-                ':' if next == ':' => {
-                    i += 1;
-                    Tok::PathSep
-                }
-                '{' => Tok::Open,
-                '}' => Tok::Close,
-                ';' => Tok::Semi,
-                ',' => Tok::Comma,
-                '*' => Tok::Star,
-                '(' => Tok::LParen,
-                ')' => Tok::RParen,
-                _ => Tok::Other,
-            };
-            i += 1;
-            out.push((tok, line));
-        }
-    }
-    out
-}
-
-/// `r"`, `r#"`, `r##"`...: the number of hashes and where the body starts.
-fn raw_string_start(c: &[char], i: usize) -> Option<(usize, usize)> {
-    if i > 0 && (c[i - 1].is_alphanumeric() || c[i - 1] == '_') {
-        return None;
-    }
-    let mut j = i + 1;
-    while c.get(j) == Some(&'#') {
-        j += 1;
-    }
-    (c.get(j) == Some(&'"')).then_some((j - i - 1, j + 1))
+    rust_source::lex(src)
+        .into_iter()
+        .filter(|(tok, _)| !matches!(tok, Tok::Str(_)))
+        .collect()
 }
 
 // ---------------------------------------------------------------------------
@@ -615,42 +487,16 @@ fn problems(files: &[(String, String)]) -> Vec<String> {
     found
 }
 
-fn source_files(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            source_files(&path, root, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            let rel = path
-                .strip_prefix(root)
-                .unwrap()
-                .to_string_lossy()
-                .replace('\\', "/");
-            out.push((rel, std::fs::read_to_string(&path).unwrap()));
-        }
-    }
-}
-
-fn the_crate() -> Vec<(String, String)> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    source_files(&src, &src, &mut files);
-    files.sort();
-    files
-}
-
-// ---------------------------------------------------------------------------
-
 #[test]
 fn imports_run_one_way_and_the_core_never_imports_the_lab() {
-    let found = problems(&the_crate());
+    let found = problems(&crate_sources());
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
 
 #[test]
 fn the_graph_sees_the_imports_it_should() {
     // If the reader missed most imports, no cycle would ever be found.
-    let files = the_crate();
+    let files = crate_sources();
     let krate = Crate::new(&files);
     let imports = krate.imports();
     let top = graph(&imports, top_level);
@@ -683,8 +529,7 @@ fn the_graph_sees_the_imports_it_should() {
 
 #[test]
 fn the_lab_is_what_the_lab_feature_gates_in_lib_rs() {
-    let lib =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs")).unwrap();
+    let lib = std::fs::read_to_string(common::repo_path("src/lib.rs")).unwrap();
     let lines: Vec<&str> = lib.lines().map(str::trim).collect();
     let gated: BTreeSet<&str> = lines
         .windows(2)

@@ -3,6 +3,7 @@
 
 pub mod cli;
 pub mod engine_process;
+pub mod rust_source;
 pub mod search_check;
 pub mod searching;
 
