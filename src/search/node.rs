@@ -549,10 +549,6 @@ impl Searcher {
                 continue;
             }
             let quiet = !is_tactical(m);
-            // A move that does not give check is pruned when it is a late or
-            // futile quiet, or loses material by exchange at low depth; once
-            // some move has been searched. The cheap tests come first: SEE
-            // (taken before the move is played) only for moves they keep.
             if self.prunes_move(m, quiet, &cx, alpha, best, quiets_tried.len()) {
                 continue;
             }
