@@ -131,7 +131,7 @@ impl fmt::Display for Notice<'_> {
             }
             Notice::GenfensError { error } => write!(f, "error in the genfens request: {error}"),
             Notice::BenchDepthOutside { depth, max } => {
-                write!(f, "bench: depth {depth} is outside 1..{max}")
+                write!(f, "bench: depth {depth} is outside 1..={max}")
             }
             Notice::ThreadNotStarted { what, error } => {
                 write!(f, "cannot start the {what} thread: {error}")
@@ -193,6 +193,10 @@ mod tests {
                     algorithm: Algorithm::MTDf,
                 },
                 "algorithm MTDf",
+            ),
+            (
+                Notice::BenchDepthOutside { depth: 0, max: 56 },
+                "bench: depth 0 is outside 1..=56",
             ),
             (Notice::Relayed("as it is"), "as it is"),
         ];
