@@ -1,14 +1,15 @@
 //! The long UCI-side commands, `go perft` and `bench`, on a worker thread:
 //! the input loop keeps answering `isready` at once, and `stop`, `quit` or a
 //! `go` end them. Their lines go out through the session's `Output`, their
-//! text from `uci::protocol`. `Long` is the session's one slot for them: it
-//! starts, stops and joins the worker.
+//! text from `uci::protocol` (and `uci::notice` for their `info string`
+//! messages). `Long` is the session's one slot for them: it starts, stops
+//! and joins the worker.
 
 use crate::bench::run_bench_until;
 use crate::score::Depth;
 use crate::search::{Algorithm, Evaluation, SearchControl, SearchMode};
-use crate::uci::Output;
 use crate::uci::protocol;
+use crate::uci::{Notice, Output};
 use shakmaty::{CastlingMode, Chess};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -31,10 +32,13 @@ pub struct Long {
 impl Long {
     /// Runs `started` (the slot is free: see `running`), or says why it
     /// could not start.
-    pub fn start(&mut self, started: Result<Background, String>, out: &Output) {
+    pub fn start(&mut self, started: Result<Background, NotStarted>, out: &Output) {
         match started {
             Ok(b) => self.running = Some(b),
-            Err(message) => out.info_string(&message),
+            Err(NotStarted { what, error }) => out.notice(Notice::ThreadNotStarted {
+                what,
+                error: &error.to_string(),
+            }),
         }
     }
 
@@ -79,6 +83,12 @@ impl Long {
     }
 }
 
+/// A worker thread the system would not start.
+pub struct NotStarted {
+    what: &'static str,
+    error: std::io::Error,
+}
+
 /// A command running on its worker thread.
 pub struct Background {
     what: &'static str,
@@ -93,12 +103,12 @@ impl Background {
         pos: Chess,
         depth: u32,
         castling: CastlingMode,
-    ) -> Result<Background, String> {
+    ) -> Result<Background, NotStarted> {
         Background::spawn("perft", move |control| {
             let started = Instant::now();
             let stopped = || control.is_stopped();
             match crate::perft::divide_until(&pos, depth, &stopped) {
-                None => out.info_string("perft stopped"),
+                None => out.notice(Notice::PerftStopped),
                 Some(counts) => {
                     let mut total = if depth == 0 { 1 } else { 0 };
                     for (m, n) in &counts {
@@ -109,7 +119,7 @@ impl Background {
                     out.line(&protocol::perft_total(total));
                     let ms = started.elapsed().as_millis().max(1);
                     let nps = u128::from(total) * 1000 / ms;
-                    out.info_string(&format!("Time: {ms} ms, {nps} nps"));
+                    out.notice(Notice::PerftTime { ms, nps });
                 }
             }
         })
@@ -122,7 +132,7 @@ impl Background {
         algorithm: Algorithm,
         mode: SearchMode,
         evaluation: Evaluation,
-    ) -> Result<Background, String> {
+    ) -> Result<Background, NotStarted> {
         Background::spawn("bench", move |control| {
             let mut buffer = LineSink {
                 out: out.clone(),
@@ -131,7 +141,9 @@ impl Background {
             if let Err(e) =
                 run_bench_until(depth, algorithm, mode, evaluation, &mut buffer, &control)
             {
-                out.info_string(&format!("bench: {e}"));
+                out.notice(Notice::BenchFailed {
+                    error: &e.to_string(),
+                });
             }
         })
     }
@@ -139,14 +151,14 @@ impl Background {
     fn spawn(
         what: &'static str,
         job: impl FnOnce(Arc<SearchControl>) + Send + 'static,
-    ) -> Result<Background, String> {
+    ) -> Result<Background, NotStarted> {
         let control = Arc::new(SearchControl::default());
         let job_control = control.clone();
         let handle = std::thread::Builder::new()
             .name(what.into())
             .stack_size(STACK_BYTES)
             .spawn(move || job(job_control))
-            .map_err(|e| format!("cannot start the {what} thread: {e}"))?;
+            .map_err(|error| NotStarted { what, error })?;
         Ok(Background {
             what,
             control,
@@ -187,7 +199,7 @@ impl Background {
     /// Waits for a finished (or stopped) command.
     fn join(self, out: &Output) {
         if self.handle.join().is_err() {
-            out.info_string(&format!("internal error in {}", self.what));
+            out.notice(Notice::InternalError { what: self.what });
         }
     }
 }
@@ -205,8 +217,8 @@ impl std::io::Write for LineSink {
         while let Some(at) = self.pending.iter().position(|&b| b == b'\n') {
             let line: Vec<u8> = self.pending.drain(..=at).collect();
             let text = String::from_utf8_lossy(&line);
-            let words: Vec<&str> = text.split_whitespace().collect();
-            self.out.info_string(&words.join(" "));
+            let squeezed = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            self.out.notice(Notice::Relayed(&squeezed));
         }
         Ok(buf.len())
     }

@@ -3,7 +3,8 @@
 //! into an action on that state. The threads are not its business:
 //! `search_thread` runs the searches and `background` the long commands
 //! (`go perft`, `bench`), so the input loop keeps answering while they run;
-//! and the text of every line it writes is `uci::protocol`'s.
+//! and the text of every line it writes is `uci::protocol`'s (its `info
+//! string` messages `uci::notice`'s: it only picks the `Notice`).
 
 use crate::background::{Background, Long};
 use crate::board::Board;
@@ -19,7 +20,7 @@ use crate::search::{Evaluation, Limits, SearchMode, SearchParams};
 use crate::search_thread::{SearchSetup, Searches};
 use crate::tt::TranspositionTable;
 use crate::uci::options::{BOOK_FILE_NONE, EVAL_FILE_BUILT_IN, OptionEffect};
-use crate::uci::{Command, GoParams, Options, Output, PositionStart, parse, protocol};
+use crate::uci::{Command, GoParams, Notice, Options, Output, PositionStart, parse, protocol};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -73,7 +74,7 @@ impl Engine {
         match parse(line) {
             Ok(cmd) => self.handle(cmd),
             Err(message) => {
-                self.out.info_string(&message);
+                self.out.notice(Notice::Relayed(&message));
                 Flow::Continue
             }
         }
@@ -110,7 +111,7 @@ impl Engine {
             }
             Command::PonderHit => {
                 if !self.searches.ponderhit() {
-                    self.out.info_string("ponderhit ignored: not pondering");
+                    self.out.notice(Notice::PonderhitIgnored);
                 }
             }
             Command::Quit => {
@@ -120,9 +121,12 @@ impl Engine {
             Command::Bench(depth) => self.bench(depth),
             Command::Genfens(request) => self.genfens(&request),
             Command::Display => {
-                self.out.info_string(&format!("fen {}", self.board.fen()));
-                self.out
-                    .info_string(&format!("key {:016x}", self.board.key()));
+                self.out.notice(Notice::Fen {
+                    fen: &self.board.fen(),
+                });
+                self.out.notice(Notice::Key {
+                    key: self.board.key(),
+                });
             }
             Command::Eval => {
                 // Leads with the one the search would use.
@@ -136,9 +140,11 @@ impl Engine {
                     Evaluation::Network => network,
                     Evaluation::Classical => classical,
                 };
-                self.out.info_string(&format!(
-                    "static evaluation {used} (side to move; network {network}, classical {classical})"
-                ));
+                self.out.notice(Notice::StaticEvaluation {
+                    used,
+                    network,
+                    classical,
+                });
             }
         }
         Flow::Continue
@@ -179,19 +185,19 @@ impl Engine {
         let file = &self.options.eval_file;
         if file == EVAL_FILE_BUILT_IN {
             self.network = Network::embedded();
-            self.out.info_string("EvalFile: the built-in network");
+            self.out.notice(Notice::EvalFileBuiltIn);
             return;
         }
         match Network::load(file) {
             Ok(network) => {
-                self.out
-                    .info_string(&format!("EvalFile: network read from {file}"));
+                self.out.notice(Notice::EvalFileRead { file });
                 self.network = Arc::new(network);
             }
             Err(message) => {
-                self.out.info_string(&format!(
-                    "EvalFile not changed ({message}); still {previous}"
-                ));
+                self.out.notice(Notice::EvalFileNotChanged {
+                    error: &message,
+                    previous: &previous,
+                });
                 self.options.eval_file = previous;
             }
         }
@@ -203,7 +209,7 @@ impl Engine {
             Ok(OptionEffect::ResizeHash) => self.resize_pending = true,
             Ok(OptionEffect::ClearHash) => {
                 if self.searches.is_running() {
-                    self.out.info_string("Clear Hash ignored while searching");
+                    self.out.notice(Notice::ClearHashIgnored);
                 } else {
                     self.tt.clear();
                 }
@@ -211,20 +217,21 @@ impl Engine {
             Ok(OptionEffect::LoadNetwork { previous }) => self.load_network(previous),
             Ok(OptionEffect::LoadTablebases) => {
                 for line in self.known.load_tables(&self.options.syzygy_path) {
-                    self.out.info_string(&line);
+                    self.out.notice(Notice::Relayed(&line));
                 }
             }
             Ok(OptionEffect::LoadBook) => {
                 let file = &self.options.book_file;
                 let file = (file != BOOK_FILE_NONE).then_some(file.as_str());
                 let message = self.known.load_book(file);
-                self.out.info_string(&message);
+                self.out.notice(Notice::Relayed(&message));
             }
-            Err(message) => self.out.info_string(&message),
+            Err(message) => self.out.notice(Notice::Relayed(&message)),
         }
         if self.debug {
-            self.out
-                .info_string(&format!("options now {:?}", self.options));
+            self.out.notice(Notice::OptionsNow {
+                options: &self.options,
+            });
         }
     }
 
@@ -241,9 +248,13 @@ impl Engine {
         match TranspositionTable::new(self.options.hash_mb) {
             Ok(tt) => self.tt = Arc::new(tt),
             Err(message) => {
-                self.out.info_string(&format!("{message}; using 16 MB"));
-                self.options.hash_mb = 16;
-                self.tt = Arc::new(TranspositionTable::new(16).expect("16 MB"));
+                const FALLBACK_MB: usize = 16;
+                self.out.notice(Notice::HashFallback {
+                    error: &message,
+                    mb: FALLBACK_MB,
+                });
+                self.options.hash_mb = FALLBACK_MB;
+                self.tt = Arc::new(TranspositionTable::new(FALLBACK_MB).expect("16 MB"));
             }
         }
     }
@@ -262,17 +273,16 @@ impl Engine {
             Ok(b) => b,
             Err(message) => {
                 self.out
-                    .info_string(&format!("{message}; position unchanged"));
+                    .notice(Notice::PositionUnchanged { error: &message });
                 return;
             }
         };
         for (i, text) in moves.iter().enumerate() {
             if let Err(message) = board.play_uci(text) {
-                self.out.info_string(&format!(
-                    "{message} at move {} of the list; using the position before it ({} moves applied)",
-                    i + 1,
-                    i
-                ));
+                self.out.notice(Notice::MoveRefused {
+                    error: &message,
+                    applied: i,
+                });
                 break;
             }
         }
@@ -281,13 +291,12 @@ impl Engine {
 
     fn limits_from(&self, go: &GoParams) -> Limits {
         for w in &go.warnings {
-            self.out.info_string(w);
+            self.out.notice(Notice::Relayed(w));
         }
         let ms = |v: Option<u64>| v.map(Duration::from_millis);
         let depth = go.depth.map(|d| {
             if d < 1 {
-                self.out
-                    .info_string(&format!("depth {d} is below 1; searching depth 1"));
+                self.out.notice(Notice::DepthBelowOne { depth: d });
             }
             d.clamp(1, MAX_DEPTH as i64) as Depth
         });
@@ -297,7 +306,7 @@ impl Engine {
                 Ok(m) => searchmoves.push(m),
                 Err(message) => self
                     .out
-                    .info_string(&format!("searchmoves: {message}; ignored")),
+                    .notice(Notice::SearchmoveIgnored { error: &message }),
             }
         }
         Limits {
@@ -320,14 +329,12 @@ impl Engine {
 
     fn go(&mut self, go: GoParams) {
         if self.searches.is_running() {
-            self.out
-                .info_string("go ignored: a search is already running (send stop first)");
+            self.out.notice(Notice::GoIgnored);
             return;
         }
         if let Some(what) = self.background.what() {
             // Every go gets its bestmove: the GUI's search comes first.
-            self.out
-                .info_string(&format!("{what} stopped: a search was asked for"));
+            self.out.notice(Notice::StoppedForGo { what });
             self.background.stop(&self.out);
         }
         self.apply_pending_resize();
@@ -350,8 +357,9 @@ impl Engine {
                 fifty_move_rule: self.options.syzygy_fifty_move_rule,
             },
         };
-        self.out
-            .info_string(&format!("algorithm {}", params.algorithm));
+        self.out.notice(Notice::Algorithm {
+            algorithm: params.algorithm,
+        });
         let strength = self.options.strength();
         strength.restrict(&mut params, &mut limits);
         self.searches.start(SearchSetup {
@@ -382,8 +390,10 @@ impl Engine {
             return false;
         };
         let mv = self.board.uci(choice.mv);
-        self.out
-            .info_string(&format!("book move {mv} (weight {})", choice.weight));
+        self.out.notice(Notice::BookMove {
+            mv: &mv,
+            weight: choice.weight,
+        });
         self.out.line(&protocol::bestmove(&mv, None));
         true
     }
@@ -409,9 +419,7 @@ impl Engine {
             long
         };
         if let Some(other) = busy {
-            self.out.info_string(&format!(
-                "{what} ignored: {other} is running (send stop first)"
-            ));
+            self.out.notice(Notice::Busy { what, other });
         }
         busy.is_some()
     }
@@ -423,8 +431,7 @@ impl Engine {
         }
         let max = crate::perft::MAX_DEPTH;
         if !(1..=max).contains(&depth) {
-            self.out
-                .info_string(&format!("perft: depth {depth} is outside 1..={max}"));
+            self.out.notice(Notice::PerftDepthOutside { depth, max });
             return;
         }
         let started = Background::perft(
@@ -447,7 +454,7 @@ impl Engine {
             out.line(&protocol::genfens(fen));
         });
         if let Err(e) = made {
-            out.info_string(&format!("error in the genfens request: {e}"));
+            out.notice(Notice::GenfensError { error: &e });
         }
     }
 
@@ -461,8 +468,10 @@ impl Engine {
             None => crate::bench::DEFAULT_DEPTH,
             Some(d) if (1..=MAX_DEPTH as i64).contains(&d) => d as Depth,
             Some(d) => {
-                self.out
-                    .info_string(&format!("bench: depth {d} is outside 1..{MAX_DEPTH}"));
+                self.out.notice(Notice::BenchDepthOutside {
+                    depth: d,
+                    max: MAX_DEPTH.into(),
+                });
                 return;
             }
         };

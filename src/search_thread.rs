@@ -13,8 +13,8 @@ use crate::search::{Info, Limits, SearchControl, SearchParams, SearchResult, Sea
 use crate::search::{Searcher, search};
 use crate::strength::Strength;
 use crate::tt::{Bound, TranspositionTable};
-use crate::uci::Output;
 use crate::uci::protocol::{self, format_info};
+use crate::uci::{Notice, Output};
 use shakmaty::Move;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -153,14 +153,14 @@ impl Reporter {
     /// The session's end of the search, when the main thread is late or
     /// failed: the last finished iteration's move, else the first allowed
     /// one, with a final `info` line. Does nothing once `bestmove` is out.
-    pub fn fallback(&self, why: Option<&str>) {
+    pub fn fallback(&self, why: Option<Notice>) {
         let mut st = self.state();
         if st.done {
             return;
         }
         self.print_failures();
         if let Some(why) = why {
-            self.out.info_string(why);
+            self.out.notice(why);
         }
         let nodes = (self.main.nodes() + self.helpers.nodes()).max(st.printed_nodes.unwrap_or(0));
         let time = self.main.elapsed();
@@ -188,7 +188,7 @@ impl Reporter {
         let failures =
             std::mem::take(&mut *self.failures.lock().unwrap_or_else(|p| p.into_inner()));
         for f in failures {
-            self.out.info_string(&f);
+            self.out.notice(Notice::Relayed(&f));
         }
     }
 
@@ -269,9 +269,7 @@ impl SearchJob {
                 let message = panic_message(&*panic);
                 log::error!("the search thread panicked: {message}");
                 reporter.stop_helpers();
-                reporter.fallback(Some(&format!(
-                    "internal error in the search ({message}); playing the best move found so far"
-                )));
+                reporter.fallback(Some(Notice::SearchPanicked { message: &message }));
                 Box::default()
             }
         }
@@ -420,7 +418,10 @@ impl Searches {
                     handle,
                 })
             }
-            Err(e) => reporter.fallback(Some(&format!("cannot start the search thread: {e}"))),
+            Err(e) => reporter.fallback(Some(Notice::ThreadNotStarted {
+                what: "search",
+                error: &e.to_string(),
+            })),
         }
     }
 

@@ -4,6 +4,12 @@
 //! engine says. No string literal elsewhere in the engine may start like a
 //! protocol line.
 //!
+//! The words of `info string` messages are covered too: they are spelled in
+//! `uci::notice`, and elsewhere the engine only picks a `Notice`. No call of
+//! `info_string(` (or `Notice::Relayed(`, text made elsewhere) outside
+//! src/uci/ may hold a string literal or a `format!`; a variable passed
+//! through (an error text made where the error was) is allowed.
+//!
 //! Left out: src/uci/ itself, the lab (src/tune/ and src/research/, which
 //! talk to other engines as their client and so read these words), and unit
 //! tests (from a file's `#[cfg(test)]` module on), which may quote lines.
@@ -11,7 +17,7 @@
 
 mod common;
 
-use common::rust_source::{crate_sources, string_literals};
+use common::rust_source::{Tok, crate_sources, lex, string_literals};
 
 /// How a protocol line the engine writes begins.
 const PROTOCOL_STARTS: [&str; 7] = [
@@ -27,18 +33,69 @@ const PROTOCOL_STARTS: [&str; 7] = [
 /// Folders of src/ whose files are not checked.
 const EXEMPT: [&str; 3] = ["uci/", "tune/", "research/"];
 
+/// Calls whose argument is the text of an `info string` message: outside
+/// the exempt folders that text is a `Notice`'s, or passed through.
+const MESSAGE_SINKS: [&str; 2] = ["info_string", "Relayed"];
+
+/// A file's code before its unit tests.
+fn without_tests(src: &str) -> &str {
+    match src.find("#[cfg(test)]") {
+        Some(at) => &src[..at],
+        None => src,
+    }
+}
+
 /// The literals of one file outside its unit tests that read like protocol
 /// lines, as `file:line: "text"`.
 fn protocol_literals(name: &str, src: &str) -> Vec<String> {
-    let code = match src.find("#[cfg(test)]") {
-        Some(at) => &src[..at],
-        None => src,
-    };
-    string_literals(code)
+    string_literals(without_tests(src))
         .into_iter()
         .filter(|(text, _)| PROTOCOL_STARTS.iter().any(|p| text.starts_with(p)))
         .map(|(text, line)| format!("{name}:{line}: \"{text}\""))
         .collect()
+}
+
+/// The calls of one file outside its unit tests that spell an `info string`
+/// message (a string literal or a `format!` in the argument of a
+/// `MESSAGE_SINKS` call), as `file:line: sink(what)`.
+fn spelled_messages(name: &str, src: &str) -> Vec<String> {
+    let toks = lex(without_tests(src));
+    let mut found = Vec::new();
+    for (i, (tok, line)) in toks.iter().enumerate() {
+        let Tok::Ident(sink) = tok else { continue };
+        if !MESSAGE_SINKS.contains(&sink.as_str())
+            || toks.get(i + 1).map(|t| &t.0) != Some(&Tok::LParen)
+        {
+            continue;
+        }
+        // The argument: to the matching `)`.
+        let (mut depth, mut literal, mut format) = (0, None, false);
+        for (j, (t, _)) in toks.iter().enumerate().skip(i + 1) {
+            match t {
+                Tok::LParen => depth += 1,
+                Tok::RParen => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                Tok::Str(text) => literal = literal.or(Some(text)),
+                Tok::Ident(m) if m == "format" => {
+                    format |= toks.get(j + 2).map(|t| &t.0) == Some(&Tok::LParen)
+                }
+                _ => {}
+            }
+        }
+        // The literal says best which message it is.
+        let spelled = match literal {
+            Some(text) => Some(format!("\"{text}\"")),
+            None => format.then(|| "format!".to_string()),
+        };
+        if let Some(what) = spelled {
+            found.push(format!("{name}:{line}: {sink}({what})"));
+        }
+    }
+    found
 }
 
 #[test]
@@ -54,6 +111,17 @@ fn protocol_lines_are_spelled_only_in_src_uci() {
         found.is_empty(),
         "protocol text outside src/uci/ (write it with a function of uci::protocol):\n{}",
         found.join("\n")
+    );
+    // Nor the words of an `info string` message.
+    let spelled: Vec<String> = files
+        .iter()
+        .filter(|(name, _)| !EXEMPT.iter().any(|e| name.starts_with(e)))
+        .flat_map(|(name, src)| spelled_messages(name, src))
+        .collect();
+    assert!(
+        spelled.is_empty(),
+        "info string wording outside src/uci/ (add a uci::notice::Notice and send it with Output::notice):\n{}",
+        spelled.join("\n")
     );
     // The checker sees the ones src/uci/ does spell.
     let protocol = &files
@@ -116,4 +184,45 @@ mod tests {
         ],
         "{found:?}"
     );
+}
+
+#[test]
+fn the_message_check_refuses_words_and_accepts_notices() {
+    let src = r##"
+fn f(out: &Output, y: u32, message: &str) {
+    out.info_string("x");
+    out.info_string(&format!("x {y}"));
+    out.notice(Notice::X);
+    out.notice(Notice::Y { depth: y });
+    out.notice(Notice::Relayed(message));
+    out.info_string(message);
+    out.notice(Notice::Relayed(&format!("{y} nodes")));
+    self.out
+        .info_string(&format!(
+            "{} moves",
+            y
+        ));
+    out.line(&protocol::bestmove("e2e4", None));
+}
+#[cfg(test)]
+mod tests {
+    fn t(out: &Output) {
+        out.info_string("quoted in a test");
+    }
+}
+"##;
+    let found = spelled_messages("f.rs", src);
+    assert_eq!(
+        found,
+        [
+            "f.rs:3: info_string(\"x\")",
+            "f.rs:4: info_string(\"x {y}\")",
+            "f.rs:9: Relayed(\"{y} nodes\")",
+            "f.rs:11: info_string(\"{} moves\")",
+        ],
+        "{found:?}"
+    );
+    // `format!` with no literal of its own (its format string a constant).
+    let found = spelled_messages("g.rs", "out.info_string(&format!(WORDS, y));");
+    assert_eq!(found, ["g.rs:1: info_string(format!)"], "{found:?}");
 }

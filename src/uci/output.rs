@@ -1,7 +1,9 @@
 //! The protocol channel: everything the engine writes goes through one
 //! `Output`, whole lines written under a lock and flushed at once. The
-//! lines' text comes from `protocol`.
+//! lines' text comes from `protocol`, and `info string` messages' from
+//! `notice`.
 
+use crate::uci::notice::Notice;
 use crate::uci::protocol;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -38,6 +40,11 @@ impl Output {
         for part in message.lines() {
             self.line(&protocol::info_string(part));
         }
+    }
+
+    /// Writes `notice` as `info string` lines.
+    pub fn notice(&self, notice: Notice) {
+        self.info_string(&notice.to_string());
     }
 }
 

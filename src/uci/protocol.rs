@@ -1,9 +1,10 @@
 //! The text of every line the engine writes on the protocol channel:
 //! `id`, `option`, `uciok`, `readyok`, `info ...`, `info string ...`,
-//! `bestmove`, and `go perft`'s counts. Only this file spells them; the
-//! session (`crate::engine`), the searches (`crate::search_thread`) and the
-//! long commands (`crate::background`) pass its lines to `Output`, which
-//! writes them.
+//! `bestmove`, and `go perft`'s counts. Only this file spells them, and
+//! `notice` the words of each `info string` message; the session
+//! (`crate::engine`), the searches (`crate::search_thread`) and the long
+//! commands (`crate::background`) pass its lines, or a `Notice`, to
+//! `Output`, which writes them.
 
 use crate::board::Board;
 use crate::score::Score;
