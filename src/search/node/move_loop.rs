@@ -1,0 +1,398 @@
+//! The move loop of a node: the moves in search order (the TT move before
+//! any move is generated), which are pruned unplayed, how each later move is
+//! reduced and re-searched, and what a cutoff teaches the ordering tables.
+
+use super::{Node, NodeEval, NodeKind, NodeScheme, Searcher};
+use crate::board::gives_check;
+use crate::score::{Depth, Ply, Score};
+use crate::search::continuation::{LineContext, PieceTo};
+use crate::search::ordering::{CaptureOrder, MovePicker, OrderingContext};
+use crate::search::see::see_at_least;
+use crate::search::selectivity::*;
+use crate::tactical_moves::is_tactical;
+use crate::tp;
+use crate::tt::PackedMove;
+use arrayvec::ArrayVec;
+use shakmaty::{Color, Move, MoveList};
+
+/// Quiet moves remembered per node for the history malus.
+const MAX_QUIETS_TRACKED: usize = 64;
+/// Captures remembered per node for the capture-history malus.
+const MAX_CAPTURES_TRACKED: usize = 32;
+
+/// What the move loop of one node knows before its first move, for the
+/// steps it hands each move to (pruning, reduction, cutoff).
+pub(super) struct MoveLoop {
+    /// The node, as negamax found it (its depth after any reduction).
+    pub(super) node: Node,
+    pub(super) eval: NodeEval,
+    turn: Color,
+    line_context: LineContext,
+    killers: [Option<Move>; 2],
+    counter_move: Option<Move>,
+    tt_move: PackedMove,
+    /// The TT move, searched first (before any move is generated).
+    tt_first: Option<Move>,
+    /// The plies the TT move is extended by (singular extension).
+    tt_move_extension: Depth,
+    tt_move_is_capture: bool,
+    may_prune_quiets: bool,
+    may_prune_by_see: bool,
+    may_reduce: bool,
+}
+
+impl MoveLoop {
+    /// The move loop of `node`. Near mate scores every move on the PV may
+    /// matter: no move pruning or reductions there. Off the PV a null window
+    /// asks one question, mate bound or not (the first MT-SSS* and MT-DUAL*
+    /// passes, the mate-distance passes after them), and move pruning waits
+    /// until a move has escaped being mated (`prunes_move`).
+    #[inline(always)]
+    pub(super) fn new(
+        s: &Searcher,
+        node: Node,
+        eval: NodeEval,
+        tt_move: PackedMove,
+        tt_first: Option<Move>,
+        tt_move_extension: Depth,
+        (alpha, beta): (Score, Score),
+    ) -> MoveLoop {
+        let ply = node.ply;
+        let line_context: LineContext = [
+            ply.checked_sub(1).and_then(|p| s.line[p]),
+            ply.checked_sub(2).and_then(|p| s.line[p]),
+        ];
+        let pv_near_mate = node.pv_node && !(is_plain(alpha) && is_plain(beta));
+        let quiet_node = node.selective && !node.root && !node.in_check;
+        MoveLoop {
+            turn: s.board.turn(),
+            line_context,
+            killers: s.tables.killers.get(ply),
+            counter_move: s.tables.counter_moves.get(line_context[0]),
+            tt_move,
+            tt_first,
+            tt_move_extension,
+            tt_move_is_capture: tt_first.is_some_and(|t| t.is_capture()),
+            may_prune_quiets: quiet_node && !node.pv_node,
+            may_prune_by_see: quiet_node && !pv_near_mate,
+            may_reduce: quiet_node && !pv_near_mate,
+            node,
+            eval,
+        }
+    }
+}
+
+/// How the move loop of a node ended.
+pub(super) enum MovesSearched {
+    /// The moves were searched (to a cutoff, or all): the best score, and
+    /// the move that reached it (none when every move was pruned).
+    Best { score: Score, mv: Option<Move> },
+    /// The node's value, not to be stored: mate or stalemate (no legal
+    /// move), or zero from a stopped search.
+    Final(Score),
+}
+
+/// The moves searched so far at a node that did not cut off, for the
+/// history malus when a later one does.
+struct Tried {
+    quiets: ArrayVec<Move, MAX_QUIETS_TRACKED>,
+    captures: ArrayVec<Move, MAX_CAPTURES_TRACKED>,
+}
+
+impl Tried {
+    /// (`ArrayVec::new`, not `new_const`: copying the constant, the
+    /// compiler zeroed its uninitialised storage at every node.)
+    #[inline(always)]
+    fn new() -> Tried {
+        Tried {
+            quiets: ArrayVec::new(),
+            captures: ArrayVec::new(),
+        }
+    }
+
+    #[inline(always)]
+    fn record(&mut self, m: Move, quiet: bool) {
+        if quiet {
+            let _ = self.quiets.try_push(m);
+        } else {
+            let _ = self.captures.try_push(m);
+        }
+    }
+}
+
+impl Searcher {
+    /// Searches the node's moves in order until one reaches beta.
+    #[inline(always)]
+    pub(super) fn search_moves(
+        &mut self,
+        mut alpha: Score,
+        beta: Score,
+        cx: &MoveLoop,
+    ) -> MovesSearched {
+        let mut moves = MoveList::new();
+        if cx.tt_first.is_none() {
+            moves = self.node_moves(cx.node.root);
+            if moves.is_empty() {
+                let score = if cx.node.in_check {
+                    Score::mated_in(cx.node.ply)
+                } else {
+                    Score::DRAW
+                };
+                return MovesSearched::Final(score);
+            }
+        }
+        let mut picker = MovePicker::empty();
+        let mut picker_filled = false;
+        let mut best = -Score::INFINITE;
+        let mut best_move = None;
+        let mut tried = Tried::new();
+        let mut index = 0;
+        loop {
+            // The TT move first, then the picker's moves.
+            let m = match (index, cx.tt_first) {
+                (0, Some(first)) => first,
+                _ => {
+                    if !picker_filled {
+                        self.fill_picker(&mut picker, &mut moves, cx);
+                        picker_filled = true;
+                    }
+                    match picker.next() {
+                        Some(m) => m,
+                        None => break,
+                    }
+                }
+            };
+            let move_index = index;
+            index += 1;
+            if cx.node.excluded == Some(m) {
+                continue;
+            }
+            let quiet = !is_tactical(m);
+            if self.prunes_move(m, quiet, cx, alpha, best, tried.quiets.len()) {
+                continue;
+            }
+            let score = self.search_move(m, move_index, quiet, alpha, beta, cx);
+            if self.stopped {
+                return MovesSearched::Final(Score::ZERO);
+            }
+            if score > best {
+                best = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    self.raise_alpha(m, score, cx.node.ply);
+                    if score >= beta {
+                        self.reward_cutoff(m, quiet, cx, &tried);
+                        break;
+                    }
+                }
+            }
+            tried.record(m, quiet);
+        }
+        MovesSearched::Best {
+            score: best,
+            mv: best_move,
+        }
+    }
+
+    /// Fills the picker with the node's moves once the TT move (if any)
+    /// has been searched; the picker then skips the TT move.
+    #[inline(always)]
+    fn fill_picker(&self, picker: &mut MovePicker, moves: &mut MoveList, cx: &MoveLoop) {
+        if cx.tt_first.is_some() {
+            *moves = self.node_moves(cx.node.root);
+        }
+        picker.fill(
+            moves,
+            &OrderingContext {
+                pos: self.board.pos(),
+                tt_move: cx.tt_move,
+                killers: cx.killers,
+                history: &self.tables.history,
+                continuation: Some((&self.tables.continuation, cx.line_context)),
+                counter_move: cx.counter_move,
+                captures: CaptureOrder::BySee,
+                capture_history: Some(&self.tables.capture_history),
+            },
+        );
+        if cx.tt_first.is_some() {
+            // The picker hands out the TT move first: already searched.
+            picker.next();
+        }
+    }
+
+    /// Plays `m`, searches it and takes it back. Move 0 is the TT move
+    /// whenever it may be extended; it and the first move of any node get
+    /// the full window, the rest `search_later_move`'s.
+    #[inline(always)]
+    fn search_move(
+        &mut self,
+        m: Move,
+        move_index: usize,
+        quiet: bool,
+        alpha: Score,
+        beta: Score,
+        cx: &MoveLoop,
+    ) -> Score {
+        self.board.play(m);
+        self.tt.prefetch(self.board.key());
+        self.line[cx.node.ply] = Some(PieceTo::new(cx.turn, m));
+        let gives_check = self.board.in_check();
+        let score = if move_index == 0 {
+            let depth = cx.node.depth - 1 + cx.tt_move_extension;
+            -self.negamax(-beta, -alpha, depth, cx.node.ply + 1, cx.node.kind)
+        } else {
+            self.search_later_move(m, move_index, quiet, gives_check, alpha, beta, cx)
+        };
+        self.board.undo();
+        score
+    }
+
+    /// A new best move inside the window: the PV goes through it, and at the
+    /// root it is known before the pass ends (a stopped iteration can use it).
+    #[inline]
+    fn raise_alpha(&mut self, m: Move, score: Score, ply: Ply) {
+        self.pv.update(ply, m);
+        if ply == 0 {
+            self.root_best = Some(super::RootBest { mv: m, score });
+        }
+    }
+
+    /// Is `m` pruned before it is played? A move that does not give check
+    /// is, when it is a late or futile quiet, or loses material by exchange
+    /// at low depth; once some move has escaped being mated. The cheap tests
+    /// come first: SEE (taken before the move is played) only for moves they
+    /// keep.
+    #[inline(always)]
+    fn prunes_move(
+        &self,
+        m: Move,
+        quiet: bool,
+        cx: &MoveLoop,
+        alpha: Score,
+        best: Score,
+        quiets_tried: usize,
+    ) -> bool {
+        let depth = cx.node.depth;
+        let may_prune = best > -Score::MATE_BOUND;
+        let late_or_futile = cx.may_prune_quiets && quiet && may_prune && {
+            let late = depth <= tp!(LMP_MAX_DEPTH)
+                && quiets_tried >= late_move_limit(depth, cx.eval.improving);
+            let futile = depth <= tp!(FUTILITY_MAX_DEPTH)
+                && is_plain(alpha)
+                && cx.eval.value + tp!(FUTILITY_BASE) + tp!(FUTILITY_PER_DEPTH) * depth <= alpha;
+            late || futile
+        };
+        let loses_exchange = !late_or_futile
+            && cx.may_prune_by_see
+            && may_prune
+            && depth <= tp!(SEE_PRUNE_MAX_DEPTH)
+            && !see_at_least(
+                self.board.pos(),
+                m,
+                if quiet {
+                    -tp!(SEE_QUIET_MARGIN) * depth
+                } else {
+                    -tp!(SEE_CAPTURE_MARGIN) * depth
+                },
+            );
+        // Checks are never pruned; a pruned move is not even played.
+        (late_or_futile || loses_exchange) && !gives_check(self.board.pos(), m)
+    }
+
+    /// Searches a move after the first: reduced first if it is a late quiet
+    /// one (a fail high is verified at full depth), with a null window
+    /// unless the scheme is AlphaBeta, and again as a PV node when it
+    /// becomes the best move of a PV node (NegaScout's re-search after its
+    /// null window; for AlphaBeta, whose window was full already, a search
+    /// without the pruning of non-PV nodes). The move is already played.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn search_later_move(
+        &mut self,
+        m: Move,
+        move_index: usize,
+        quiet: bool,
+        gives_check: bool,
+        alpha: Score,
+        beta: Score,
+        cx: &MoveLoop,
+    ) -> Score {
+        let (depth, ply) = (cx.node.depth, cx.node.ply);
+        let reduction = if cx.may_reduce
+            && depth >= tp!(LMR_MIN_DEPTH)
+            && move_index >= tp!(LMR_FIRST_MOVE)
+            && quiet
+            && !gives_check
+        {
+            self.late_move_reduction(m, move_index, cx)
+        } else {
+            0
+        };
+        let (lo, hi) = if self.scheme == NodeScheme::AlphaBeta {
+            (-beta, -alpha)
+        } else {
+            (-alpha - 1, -alpha)
+        };
+        let mut score = -self.negamax(lo, hi, depth - 1 - reduction, ply + 1, NodeKind::NonPv);
+        if reduction > 0 && score > alpha && !self.stopped {
+            score = -self.negamax(lo, hi, depth - 1, ply + 1, NodeKind::NonPv);
+        }
+        if cx.node.pv_node && score > alpha && score < beta && !self.stopped {
+            score = -self.negamax(-beta, -alpha, depth - 1, ply + 1, NodeKind::Pv);
+        }
+        score
+    }
+
+    /// How much shallower a late quiet move is searched first: the
+    /// logarithmic base, less on the PV, for an improving side, for a move
+    /// with good history and for a killer; more when the TT move captures
+    /// (the best move here is likely that capture).
+    #[inline]
+    fn late_move_reduction(&self, m: Move, move_index: usize, cx: &MoveLoop) -> Depth {
+        let depth = cx.node.depth;
+        let history = self.tables.history.get(cx.turn, m)
+            + self
+                .tables
+                .continuation
+                .get(&cx.line_context, PieceTo::new(cx.turn, m));
+        let mut reduction = lmr_reduction(depth, move_index) - Depth::from(cx.node.pv_node)
+            + Depth::from(!cx.eval.improving)
+            - (history / tp!(LMR_HISTORY_DIVISOR))
+                .clamp(-tp!(LMR_HISTORY_MAX), tp!(LMR_HISTORY_MAX));
+        if cx.killers.contains(&Some(m)) {
+            reduction -= 1;
+        }
+        if cx.tt_move_is_capture {
+            reduction += 1;
+        }
+        reduction.clamp(0, depth - 2)
+    }
+
+    /// A cutoff by `m` teaches the move-ordering tables: the capture history,
+    /// and for a quiet move the killers, the history, the continuation
+    /// history and the counter move (the moves tried before it get a malus).
+    #[inline]
+    fn reward_cutoff(&mut self, m: Move, quiet: bool, cx: &MoveLoop, tried: &Tried) {
+        self.tables.capture_history.reward(
+            cx.turn,
+            (!quiet).then_some(m),
+            &tried.captures,
+            cx.node.depth,
+        );
+        if quiet {
+            self.tables.killers.record(cx.node.ply, m);
+            self.tables
+                .history
+                .reward(cx.turn, m, &tried.quiets, cx.node.depth);
+            self.tables.continuation.reward(
+                &cx.line_context,
+                cx.turn,
+                m,
+                &tried.quiets,
+                cx.node.depth,
+            );
+            self.tables.counter_moves.record(cx.line_context[0], m);
+        }
+    }
+}
