@@ -150,10 +150,23 @@ pub fn format_info(info: &Info, board: &Board, show_wdl: bool) -> String {
 /// in checkmate. A mate distance carried over from the hash table through
 /// another path can be off by a move or two from the PV found; when the PV
 /// (an exact line's) does end in checkmate, for the side the score says
-/// wins, the mate shown is the PV's.
+/// wins, the mate shown is the PV's. A mate whose PV does not reach it (the
+/// walk through the TT stopped early, as in long endgames) is shown only as
+/// far as the PV shows it: a decisive `cp` value, as a tablebase win is,
+/// without a distance to mate.
 fn mate_score_of_pv(info: &Info, pv_ends_in_mate: bool) -> Score {
     let score = info.score;
-    if info.bound != Bound::Exact || !pv_ends_in_mate || !score.is_mate() {
+    if !score.is_mate() {
+        return score;
+    }
+    if !pv_ends_in_mate {
+        return if score.0 > 0 {
+            Score::TB_WIN
+        } else {
+            -Score::TB_WIN
+        };
+    }
+    if info.bound != Bound::Exact {
         return score;
     }
     let plies = info.pv.len();
@@ -246,11 +259,13 @@ mod tests {
         };
         let (w, d, l) = wdl(Score(40), 78);
         assert!(format_info(&info, &b, true).contains(&format!(" wdl {w} {d} {l} nodes ")));
+        // A mate without a PV that reaches it is shown as a decisive cp value.
         let mate = Info {
             score: Score::mate_in(3),
             ..info
         };
-        assert!(format_info(&mate, &b, true).contains(" score mate 2 wdl 1000 0 0 "));
+        let decisive = format!(" score cp {} wdl 1000 0 0 ", Score::TB_WIN.0);
+        assert!(format_info(&mate, &b, true).contains(&decisive));
     }
 
     #[test]
@@ -271,22 +286,31 @@ mod tests {
             pv: vec![b.parse_uci("d1d8").unwrap()],
         };
         assert!(format_info(&mate, &b, false).contains(" score mate 1 "));
-        // A bound, a PV that does not end in mate, or one that mates the
-        // other side, keeps the score.
+        // A bound whose PV ends in mate keeps the score.
         let lower = Info {
             bound: Bound::Lower,
             ..mate.clone()
         };
         assert!(format_info(&lower, &b, false).contains(" score mate 2 lowerbound "));
+        // A PV that does not reach the mate shows no mate distance, for
+        // either side.
         let quiet = Info {
             pv: vec![b.parse_uci("d1d7").unwrap()],
             ..mate.clone()
         };
-        assert!(format_info(&quiet, &b, false).contains(" score mate 2 "));
+        let won = format!(" score cp {} ", Score::TB_WIN.0);
+        assert!(format_info(&quiet, &b, false).contains(&won));
         let mated = Info {
             score: Score::mated_in(4),
-            ..mate
+            ..quiet
         };
-        assert!(format_info(&mated, &b, false).contains(" score mate -2 "));
+        let lost = format!(" score cp {} ", -Score::TB_WIN.0);
+        assert!(format_info(&mated, &b, false).contains(&lost));
+        // A PV that mates the side the score says wins keeps the score.
+        let other_side = Info {
+            pv: mate.pv.clone(),
+            ..mated
+        };
+        assert!(format_info(&other_side, &b, false).contains(" score mate -2 "));
     }
 }
