@@ -90,13 +90,17 @@ impl Score {
     }
 
     /// Converts a root-relative mate (or tablebase) score into a
-    /// node-relative one for storage.
+    /// node-relative one for storage. Infinity is no distance to a mate:
+    /// it stays as it is both ways (the TT's "no bound on this side").
     #[inline]
     pub const fn to_tt(self, ply: Ply) -> Score {
-        if self.0 >= Self::TB_BOUND.0 {
-            Score(self.0 + ply as i32)
+        if self.0 >= Self::INFINITE.0 || self.0 <= -Self::INFINITE.0 {
+            self
+        } else if self.0 >= Self::TB_BOUND.0 {
+            // (Saturated: a finite bound never becomes the sentinel.)
+            Score(min_i32(self.0 + ply as i32, Self::INFINITE.0 - 1))
         } else if self.0 <= -Self::TB_BOUND.0 {
-            Score(self.0 - ply as i32)
+            Score(max_i32(self.0 - ply as i32, -Self::INFINITE.0 + 1))
         } else {
             self
         }
@@ -105,7 +109,9 @@ impl Score {
     /// Converts a stored node-relative mate score back to root-relative at `ply`.
     #[inline]
     pub const fn from_tt(self, ply: Ply) -> Score {
-        if self.0 >= Self::TB_BOUND.0 {
+        if self.0 >= Self::INFINITE.0 || self.0 <= -Self::INFINITE.0 {
+            self
+        } else if self.0 >= Self::TB_BOUND.0 {
             Score(self.0 - ply as i32)
         } else if self.0 <= -Self::TB_BOUND.0 {
             Score(self.0 + ply as i32)
@@ -113,6 +119,16 @@ impl Score {
             self
         }
     }
+}
+
+/// `i32::min` for a `const fn`.
+const fn min_i32(a: i32, b: i32) -> i32 {
+    if a < b { a } else { b }
+}
+
+/// `i32::max` for a `const fn`.
+const fn max_i32(a: i32, b: i32) -> i32 {
+    if a > b { a } else { b }
 }
 
 impl Neg for Score {
@@ -166,8 +182,10 @@ mod tests {
     fn tt_adjustment_round_trips_and_keeps_sign() {
         for ply in 0..60 {
             for s in [
-                Score::mate_in(7),
-                Score::mated_in(9),
+                Score::mate_in(ply + 1),
+                Score::mate_in(ply + 7),
+                Score::mated_in(ply),
+                Score::mated_in(ply + 9),
                 Score::cp(123),
                 Score::cp(-5),
                 Score::tb_win_in(4),
@@ -182,6 +200,13 @@ mod tests {
         // Read back at ply 1, it is mate-in-6 from the root.
         assert_eq!(Score::mate_in(5).from_tt(1), Score::mate_in(6));
         assert_eq!(Score::tb_win_in(8).to_tt(3), Score::tb_win_in(5));
+        // Infinity is not a mate distance.
+        for ply in [0, 1, 5, MAX_PLY - 1] {
+            for s in [Score::INFINITE, -Score::INFINITE] {
+                assert_eq!(s.to_tt(ply), s);
+                assert_eq!(s.from_tt(ply), s);
+            }
+        }
     }
 
     #[test]

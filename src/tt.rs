@@ -532,6 +532,37 @@ mod tests {
     }
 
     #[test]
+    fn the_missing_bound_stays_infinite_at_every_ply() {
+        // A one-sided entry's other side is no bound at all: read back at
+        // another ply it must not turn into a mate-distance bound, which
+        // would cut an open window (the first MT-SSS* pass at +infinity).
+        for storage in BOTH {
+            let tt = TranspositionTable::with_storage(1, storage).unwrap();
+            tt.store(11, 3, None, Score(1296), 1, Bound::Lower);
+            tt.store(12, 3, None, Score(-40), 1, Bound::Upper);
+            for ply in [0, 2, 7] {
+                let hit = tt.probe(11, ply).unwrap();
+                assert_eq!((hit.lower, hit.upper), (Score(1296), Score::INFINITE));
+                assert_eq!(hit.bound(), Bound::Lower);
+                let open = (Score::INFINITE - 1, Score::INFINITE);
+                assert_eq!(
+                    hit.cut(1, open.0, open.1, false),
+                    None,
+                    "{storage:?} ply {ply}"
+                );
+                let hit = tt.probe(12, ply).unwrap();
+                assert_eq!((hit.lower, hit.upper), (-Score::INFINITE, Score(-40)));
+                let open = (-Score::INFINITE, -Score::INFINITE + 1);
+                assert_eq!(
+                    hit.cut(1, open.0, open.1, false),
+                    None,
+                    "{storage:?} ply {ply}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn dual_storage_keeps_both_bounds_of_one_depth() {
         let tt = TranspositionTable::with_storage(1, BoundStorage::Dual).unwrap();
         tt.store(7, 0, None, Score(30), 4, Bound::Lower);
