@@ -12,6 +12,7 @@ pub mod datagen_cmd;
 pub mod dataset;
 pub mod label_cmd;
 pub mod label_engine;
+pub mod packed;
 pub mod pgn;
 pub mod sample;
 pub mod texel;
