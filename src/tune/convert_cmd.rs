@@ -192,7 +192,7 @@ mod tests {
             format!("{FEN} | 35 | 1.5"),
             format!("{FEN} [0.7]"),
             "8/8 w | 3 | 0.5".to_string(),
-            format!("{FEN}"),
+            FEN.to_string(),
         ] {
             assert!(parse_record(&bad).is_err(), "{bad}");
         }

@@ -127,9 +127,20 @@ impl Record {
         bytes[TURN] = u8::from(!self.turn.is_white());
         bytes[SCORE..RESULT].copy_from_slice(&score.to_le_bytes());
         bytes[RESULT] = self.result.map_or(0, result_code);
-        bytes[FLAGS] = u8::from(self.score.is_none()) * FLAG_NO_SCORE
-            | u8::from(self.result.is_none()) * FLAG_NO_RESULT;
+        bytes[FLAGS] = self.flags();
         Ok(bytes)
+    }
+
+    /// The flag bits of what the record lacks.
+    fn flags(&self) -> u8 {
+        let mut flags = 0;
+        if self.score.is_none() {
+            flags |= FLAG_NO_SCORE;
+        }
+        if self.result.is_none() {
+            flags |= FLAG_NO_RESULT;
+        }
+        flags
     }
 
     /// Reads a record, checking every field (unused bits must be zero).
