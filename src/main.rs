@@ -37,8 +37,11 @@ enum Command {
     /// Textbook algorithms on synthetic game trees: leaves evaluated, SSS* = MT-SSS* check.
     Trees(stockman::research::TreesArgs),
     #[cfg(feature = "lab")]
-    /// Tuning data: quiet positions from self-play (or a PGN file) labelled with the game result.
+    /// Tuning data: quiet positions from self-play (or a PGN file) labelled with the game result (and, in binary, the search score).
     Datagen(stockman::tune::DatagenArgs),
+    #[cfg(feature = "lab")]
+    /// Convert text tuning data (`<FEN> | <eval> | <result>`, `<FEN> [result]`) into binary records.
+    Convert(stockman::tune::ConvertArgs),
     #[cfg(feature = "lab")]
     /// Relabel tuning data with another UCI engine's judgement (Stockfish's static eval, a search).
     Label(stockman::tune::LabelArgs),
@@ -120,11 +123,12 @@ fn uci_arguments(lines: &[String]) -> Result<(), String> {
 }
 
 /// The lab's subcommands, which a build without the `lab` feature leaves out.
-const LAB_SUBCOMMANDS: [&str; 7] = [
+const LAB_SUBCOMMANDS: [&str; 8] = [
     "bstar",
     "compare",
     "trees",
     "datagen",
+    "convert",
     "label",
     "tune",
     "train-net",
@@ -183,6 +187,8 @@ fn run_subcommand(cli: &Cli) -> Result<(), String> {
         Some(Command::Trees(a)) => stockman::research::run_trees(a),
         #[cfg(feature = "lab")]
         Some(Command::Datagen(a)) => stockman::tune::run_datagen(a),
+        #[cfg(feature = "lab")]
+        Some(Command::Convert(a)) => stockman::tune::run_convert(a),
         #[cfg(feature = "lab")]
         Some(Command::Label(a)) => stockman::tune::run_label(a),
         #[cfg(feature = "lab")]

@@ -8,11 +8,12 @@ mod common;
 use common::cli::{stockman, text};
 
 /// The lab's subcommands (src/main.rs, `LAB_SUBCOMMANDS`).
-const LAB: [&str; 7] = [
+const LAB: [&str; 8] = [
     "bstar",
     "compare",
     "trees",
     "datagen",
+    "convert",
     "label",
     "tune",
     "train-net",

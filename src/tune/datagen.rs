@@ -1,15 +1,18 @@
 //! Self-play games for tuning data: each game starts from an opening plus a
 //! few seeded random plies, is played by the engine's own search (one thread,
 //! a fixed node or depth limit, a fresh table per game), adjudicated, and its
-//! quiet positions are labelled with its result. Game `i` depends only on
-//! the seed and `i`, so a run is reproducible whatever the thread count.
+//! quiet positions are kept with the score of the search that played from
+//! them and labelled with its result. Game `i` depends only on the seed and
+//! `i`, so a run is reproducible whatever the thread count.
 
+use super::packed::{Record, clamp_score};
 use super::sample::{GameResult, QuietCheck, format_line, is_noisy, keep_at_most};
 use crate::board::Board;
 use crate::rng::{SplitMix64, mix};
 use crate::score::{Depth, Score};
 use crate::search::{Limits, ReusableSearch, SearchParams, search};
-use shakmaty::{CastlingMode, Chess};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, EnPassantMode};
 
 /// A score at least this large (centipawns, either way) ...
 pub const RESIGN_SCORE: i32 = 1000;
@@ -62,6 +65,22 @@ pub enum Ending {
     MaxLength,
 }
 
+/// A recorded position and the score of the engine's search of it (the
+/// one that chose the move played from it), in centipawns for White. A
+/// position whose search found a mate is not recorded at all; any other
+/// score beyond ±`MAX_SCORE` (a tablebase result) is clamped to it.
+#[derive(Clone, Debug)]
+pub struct Recorded {
+    pub pos: Chess,
+    pub score: i16,
+}
+
+impl Recorded {
+    pub fn fen(&self) -> String {
+        Fen::from_position(&self.pos, EnPassantMode::Legal).to_string()
+    }
+}
+
 /// One played game.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
@@ -69,16 +88,23 @@ pub struct GameRecord {
     pub ending: Ending,
     /// Plies played after the random ones.
     pub plies: u32,
-    /// The FENs recorded, in game order.
-    pub positions: Vec<String>,
+    /// The positions recorded, in game order.
+    pub positions: Vec<Recorded>,
 }
 
 impl GameRecord {
-    /// The data lines of the game.
+    /// The data lines of the game (`<FEN> [result]`: no score).
     pub fn lines(&self) -> impl Iterator<Item = String> + '_ {
         self.positions
             .iter()
-            .map(|fen| format_line(fen, self.result))
+            .map(|p| format_line(&p.fen(), self.result))
+    }
+
+    /// The binary records of the game: position, score and result.
+    pub fn records(&self) -> impl Iterator<Item = Record> + '_ {
+        self.positions
+            .iter()
+            .map(|p| Record::of(&p.pos, Some(p.score), Some(self.result)))
     }
 }
 
@@ -240,10 +266,14 @@ fn play_from(
         if ply == 0 && picky && score.0.abs() > OPENING_MAX_SCORE {
             return None;
         }
+        let white_score = if turn.is_white() { score.0 } else { -score.0 };
         if ply >= RECORD_FROM_PLY && !score.is_mate() && !is_noisy(best) && quiet.is_quiet(&board) {
-            positions.push(board.fen());
+            positions.push(Recorded {
+                pos: board.pos().clone(),
+                score: clamp_score(white_score),
+            });
         }
-        scores.push(if turn.is_white() { score.0 } else { -score.0 });
+        scores.push(white_score);
         if let Some(adjudicated) = adjudicate(&scores, ply) {
             break adjudicated;
         }
@@ -262,6 +292,12 @@ fn play_from(
 mod tests {
     use super::*;
     use crate::tune::dataset::parse_line;
+    use crate::tune::packed::MAX_SCORE;
+    use shakmaty::Position;
+
+    fn fens(g: &GameRecord) -> Vec<(String, i16)> {
+        g.positions.iter().map(|p| (p.fen(), p.score)).collect()
+    }
 
     fn config(nodes: u64) -> SelfPlay {
         SelfPlay {
@@ -282,7 +318,7 @@ mod tests {
         let b: Vec<GameRecord> = (0..2).map(|i| play_game(&cfg, i).unwrap()).collect();
         let mut lines = 0;
         for (x, y) in a.iter().zip(&b) {
-            assert_eq!(x.positions, y.positions);
+            assert_eq!(fens(x), fens(y));
             assert_eq!((x.result, x.ending, x.plies), (y.result, y.ending, y.plies));
             assert!(x.plies > 0);
             for line in x.lines() {
@@ -291,6 +327,12 @@ mod tests {
                 let board = Board::from_fen(&fen).unwrap();
                 assert!(!board.in_check(), "{line}");
                 lines += 1;
+            }
+            for (r, p) in x.records().zip(&x.positions) {
+                let back = Record::unpack(&r.pack().unwrap()).unwrap();
+                assert_eq!(back.position().unwrap().board(), p.pos.board());
+                assert_eq!(back.result, Some(x.result));
+                assert!(back.score == Some(p.score) && p.score.abs() <= MAX_SCORE);
             }
         }
         assert!(lines > 0);
@@ -304,14 +346,15 @@ mod tests {
             let g = play_game(&few, i as u64).unwrap();
             assert_eq!((g.result, g.plies), (full.result, full.plies));
             assert_eq!(g.positions.len(), full.positions.len().min(3));
-            let mut rest = full.positions.iter();
-            assert!(g.positions.iter().all(|p| rest.any(|q| q == p)));
-            assert_eq!(play_game(&few, i as u64).unwrap().positions, g.positions);
+            let full = fens(full);
+            let mut rest = full.iter();
+            assert!(fens(&g).iter().all(|p| rest.any(|q| q == p)));
+            assert_eq!(fens(&play_game(&few, i as u64).unwrap()), fens(&g));
         }
         assert!(a.iter().any(|g| g.positions.len() > 3));
         // Another seed plays other games.
         let other = SelfPlay { seed: 8, ..cfg };
-        assert_ne!(play_game(&other, 0).unwrap().positions, a[0].positions);
+        assert_ne!(fens(&play_game(&other, 0).unwrap()), fens(&a[0]));
     }
 
     #[test]

@@ -1,17 +1,20 @@
 //! `stockman datagen`: self-play games (or the games of a PGN file) in
 //! parallel, written in game order as `<FEN> [result]` lines after `#`
-//! lines that say how the data was made; progress on stderr, a summary as
-//! the last line of stdout.
+//! lines that say how the data was made, or as binary records with the
+//! search scores (`--format bin`); progress on stderr, a summary as the last
+//! line of stdout.
 
 use super::datagen::{Ending, GameRecord, MoveLimit, SelfPlay, play_game};
+use super::packed::{PackedWriter, Record};
 use super::pgn::{game_positions, parse_pgn};
 use super::sample::{GameResult, QuietCheck, format_line, keep_at_most};
+use crate::board::parse_fen;
 use crate::files::PartialFile;
 use crate::positions::parse_epd_positions;
 use crate::research::progress::Progress;
 use crate::rng::{SplitMix64, mix};
 use crate::score::Depth;
-use clap::Args;
+use clap::{Args, ValueEnum};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -29,9 +32,16 @@ pub const DEFAULT_NODES: u64 = 5000;
 /// `stockman datagen` arguments.
 #[derive(Args, Debug, Clone)]
 pub struct DatagenArgs {
-    /// Output file (overwritten): one `<FEN> [result]` line per position.
+    /// Output file (replaced when the run succeeds): `<FEN> [result]` lines,
+    /// or binary records (see --format).
     #[arg(long)]
     pub out: PathBuf,
+
+    /// `text`: one `<FEN> [result]` line per position; `bin`: 32-byte
+    /// records that also keep the search score (docs/tuning.md)
+    /// [default: bin when --out ends in .bin, else text].
+    #[arg(long, value_enum)]
+    pub format: Option<DataFormat>,
 
     /// Number of self-play games.
     #[arg(long, required_unless_present = "pgn",
@@ -82,7 +92,25 @@ pub struct DatagenArgs {
     pub per_game: Option<u64>,
 }
 
+/// The format of datagen's output.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DataFormat {
+    Text,
+    Bin,
+}
+
 impl DatagenArgs {
+    /// `--format`, or the one `--out`'s name asks for.
+    fn data_format(&self) -> DataFormat {
+        self.format.unwrap_or_else(|| {
+            if self.out.extension().is_some_and(|e| e == "bin") {
+                DataFormat::Bin
+            } else {
+                DataFormat::Text
+            }
+        })
+    }
+
     /// ` --per-game N` for the header line, or nothing.
     fn per_game_text(&self) -> String {
         self.per_game
@@ -119,10 +147,66 @@ impl Totals {
     }
 }
 
-/// The output goes to `OUT.partial`, renamed to `OUT` when every game is
+/// Where the positions go: text lines or binary records. Either way the
+/// output goes to `OUT.partial`, renamed to `OUT` when every game is
 /// written: a failed or killed run leaves an existing `OUT` as it was.
-fn create(path: &Path) -> Result<PartialFile, String> {
-    PartialFile::create(path)
+enum Sink {
+    Text(PartialFile, PathBuf),
+    Bin(PackedWriter),
+}
+
+impl Sink {
+    fn create(args: &DatagenArgs) -> Result<Sink, String> {
+        Ok(match args.data_format() {
+            DataFormat::Text => Sink::Text(PartialFile::create(&args.out)?, args.out.clone()),
+            DataFormat::Bin => Sink::Bin(PackedWriter::create(&args.out)?),
+        })
+    }
+
+    /// A `#` line saying how the data was made (binary files have none).
+    fn comment(&mut self, text: &str) -> Result<(), String> {
+        match self {
+            Sink::Text(out, path) => writeln!(out, "# {text}").map_err(io(path)),
+            Sink::Bin(_) => Ok(()),
+        }
+    }
+
+    /// A self-play game's positions (with their scores in binary).
+    fn game(&mut self, game: &GameRecord) -> Result<(), String> {
+        match self {
+            Sink::Text(out, path) => game
+                .lines()
+                .try_for_each(|line| writeln!(out, "{line}").map_err(io(path))),
+            Sink::Bin(out) => game.records().try_for_each(|r| out.write(&r)),
+        }
+    }
+
+    /// A PGN game's positions: no search score.
+    fn fens(&mut self, fens: &[String], result: GameResult) -> Result<(), String> {
+        match self {
+            Sink::Text(out, path) => fens.iter().try_for_each(|fen| {
+                writeln!(out, "{}", format_line(fen, result)).map_err(io(path))
+            }),
+            Sink::Bin(out) => fens.iter().try_for_each(|fen| {
+                let (pos, _) = parse_fen(fen, false)?;
+                out.write(&Record::of(&pos, None, Some(result)))
+            }),
+        }
+    }
+
+    fn flush(&mut self) -> Result<(), String> {
+        match self {
+            Sink::Text(out, path) => out.flush().map_err(io(path)),
+            Sink::Bin(out) => out.flush(),
+        }
+    }
+
+    fn finish(self) -> Result<(), String> {
+        match self {
+            Sink::Text(out, _) => out.finish(),
+            Sink::Bin(out) => out.finish().map(|_| ()),
+        }
+    }
 }
 
 fn io(path: &Path) -> impl Fn(std::io::Error) -> String + '_ {
@@ -173,11 +257,9 @@ fn self_play(args: &DatagenArgs, threads: usize) -> Result<(), String> {
         MoveLimit::Nodes(n) => format!("--nodes {n}"),
         MoveLimit::Depth(d) => format!("--depth {d}"),
     };
-    let mut out = create(&args.out)?;
-    let err = io(&args.out);
-    writeln!(
-        out,
-        "# stockman datagen --games {games} {limit_text} --seed {} --random-plies {} \
+    let mut out = Sink::create(args)?;
+    out.comment(&format!(
+        "stockman datagen --games {games} {limit_text} --seed {} --random-plies {} \
          --max-plies {} --hash {}{} (openings: {openings_name}; stockman {})",
         args.seed,
         args.random_plies,
@@ -185,13 +267,8 @@ fn self_play(args: &DatagenArgs, threads: usize) -> Result<(), String> {
         args.hash,
         args.per_game_text(),
         env!("CARGO_PKG_VERSION")
-    )
-    .map_err(&err)?;
-    writeln!(
-        out,
-        "# self-play, labels: the game result for White (1.0, 0.5, 0.0)"
-    )
-    .map_err(&err)?;
+    ))?;
+    out.comment("self-play, labels: the game result for White (1.0, 0.5, 0.0)")?;
 
     let started = Instant::now();
     let mut totals = Totals::default();
@@ -206,16 +283,14 @@ fn self_play(args: &DatagenArgs, threads: usize) -> Result<(), String> {
             .collect();
         for (i, record) in (next..end).zip(records) {
             let record = record.map_err(|e| format!("game {i}: {e}"))?;
-            for line in record.lines() {
-                writeln!(out, "{line}").map_err(&err)?;
-            }
+            out.game(&record)?;
             totals.add(record.result, record.positions.len());
             *totals
                 .endings
                 .entry(ending_name(record.ending).into())
                 .or_default() += 1;
         }
-        out.flush().map_err(&err)?;
+        out.flush()?;
         next = end;
         let secs = started.elapsed().as_secs_f64().max(1e-3);
         progress.set_done(next);
@@ -268,22 +343,15 @@ fn from_pgn(args: &DatagenArgs, pgn: &Path) -> Result<(), String> {
     if games.is_empty() {
         return Err(format!("{}: no games", pgn.display()));
     }
-    let mut out = create(&args.out)?;
-    let err = io(&args.out);
-    writeln!(
-        out,
-        "# stockman datagen --pgn {}{} ({} games; stockman {})",
+    let mut out = Sink::create(args)?;
+    out.comment(&format!(
+        "stockman datagen --pgn {}{} ({} games; stockman {})",
         pgn.display(),
         args.per_game_text(),
         games.len(),
         env!("CARGO_PKG_VERSION")
-    )
-    .map_err(&err)?;
-    writeln!(
-        out,
-        "# positions of the games, labels: the game result for White"
-    )
-    .map_err(&err)?;
+    ))?;
+    out.comment("positions of the games, labels: the game result for White")?;
     let started = Instant::now();
     let mut totals = Totals::default();
     let chunk = 256;
@@ -307,9 +375,7 @@ fn from_pgn(args: &DatagenArgs, pgn: &Path) -> Result<(), String> {
         for (i, d) in done.into_iter().enumerate() {
             match d {
                 Some((result, Ok(fens))) => {
-                    for fen in &fens {
-                        writeln!(out, "{}", format_line(fen, result)).map_err(&err)?;
-                    }
+                    out.fens(&fens, result)?;
                     totals.add(result, fens.len());
                 }
                 Some((_, Err(e))) => {
@@ -322,7 +388,7 @@ fn from_pgn(args: &DatagenArgs, pgn: &Path) -> Result<(), String> {
                 None => totals.skipped += 1,
             }
         }
-        out.flush().map_err(&err)?;
+        out.flush()?;
         progress.inc(part.len() as u64);
         progress.set_message(format!("{} positions", totals.positions));
         progress.log(&format!(

@@ -16,7 +16,7 @@ const BATCH_LINES: usize = 1 << 16;
 
 /// A result given as text: `1.0 0.5 0.0 1 0 1-0 0-1 1/2-1/2 1/2` (White's
 /// point of view).
-fn parse_result(text: &str) -> Result<f64, String> {
+pub(crate) fn parse_result(text: &str) -> Result<f64, String> {
     let t = text.trim().trim_matches('"');
     let v = match t {
         "1-0" => 1.0,

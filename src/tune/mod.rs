@@ -5,13 +5,17 @@
 //! `src/eval/tuned.rs` with a note of the data they came from. `stockman
 //! label` relabels the data with another engine's judgement instead of
 //! the game result, and `stockman train-net` fits the evaluation network
-//! (`train_net`) to such data. Part of the lab (the `lab` feature).
+//! (`train_net`) to such data. `packed` is the binary data format (positions
+//! with their search scores) that `datagen --format bin` and `stockman
+//! convert` write and `train-net` reads. Part of the lab (the `lab` feature).
 
+pub mod convert_cmd;
 pub mod datagen;
 pub mod datagen_cmd;
 pub mod dataset;
 pub mod label_cmd;
 pub mod label_engine;
+pub mod packed;
 pub mod pgn;
 pub mod sample;
 pub mod texel;
@@ -20,7 +24,8 @@ pub mod train_net_cmd;
 pub mod tune_cmd;
 pub mod writer;
 
-pub use datagen_cmd::{DatagenArgs, run_datagen};
+pub use convert_cmd::{ConvertArgs, run_convert};
+pub use datagen_cmd::{DataFormat, DatagenArgs, run_datagen};
 pub use label_cmd::{LabelArgs, run_label};
 pub use train_net_cmd::{TrainNetArgs, run_train_net};
 pub use tune_cmd::{TuneArgs, run_tune};

@@ -1,8 +1,14 @@
-//! `stockman train-net`: reads labelled positions (the files `datagen` and
-//! `label` write), holds some out for validation, trains the network with
-//! Adam and writes the quantized file after every epoch.
+//! `stockman train-net`: reads labelled positions (the text files `datagen`
+//! and `label` write, or binary records, whose labels blend the search score
+//! and the game result), holds some out for validation, trains the network
+//! with Adam and writes the quantized file after every epoch.
 
 use super::dataset::parse_line;
+use super::packed::{
+    RECORD_BYTES, Record, chunk_array, for_each_chunk, is_packed_file, record_place,
+};
+use super::sample::GameResult;
+use super::texel::sigmoid;
 use super::train_net::{Adam, FloatNetwork, Sample, train_epoch};
 use super::tune_cmd::positive;
 use crate::board::parse_fen;
@@ -12,14 +18,15 @@ use crate::rng::SplitMix64;
 use clap::Args;
 use rayon::prelude::*;
 use shakmaty::Position;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// `stockman train-net` arguments.
 #[derive(Args, Debug, Clone)]
 pub struct TrainNetArgs {
-    /// Data file of labelled positions, `<FEN> | <eval> | <result>` or
-    /// `<FEN> [result]` lines (repeat for several files).
+    /// Data file of labelled positions: `<FEN> | <eval> | <label>` or
+    /// `<FEN> [result]` lines, or binary records (a `.bin` name or the
+    /// STKDATA1 magic; see --lambda). Repeat for several files.
     #[arg(long, required = true)]
     pub data: Vec<PathBuf>,
 
@@ -45,6 +52,13 @@ pub struct TrainNetArgs {
     #[arg(long, default_value_t = 350.0, value_parser = positive)]
     pub scale: f64,
 
+    /// Binary records' label: L·p + (1 − L)·result, p the score's win
+    /// probability 1 / (1 + 10^(-score / S)) (S: --scale) and result the
+    /// game's (1, ½, 0); a record without a score or without a result is
+    /// labelled by the other alone. Text lines keep their own label.
+    #[arg(long, default_value_t = 0.5, value_parser = unit_interval)]
+    pub lambda: f64,
+
     /// The fraction of positions held out to measure the error on.
     #[arg(long, default_value_t = 0.02, value_parser = fraction)]
     pub validation: f64,
@@ -65,26 +79,85 @@ fn fraction(s: &str) -> Result<f64, String> {
     }
 }
 
-/// Reads every position of `args.data` (file:line errors).
+fn unit_interval(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!("'{s}' is not a number in [0, 1]")),
+    }
+}
+
+/// Binary records read and unpacked together.
+const CHUNK_RECORDS: usize = 1 << 16;
+
+/// White's expected result for a record: lambda · p(score) + (1 − lambda)
+/// · result, or the one of them the record has.
+fn record_label(r: &Record, lambda: f64, scale: f64) -> f64 {
+    let from_score = r.score.map(|cp| sigmoid(400.0 / scale, f64::from(cp)));
+    let from_result = r.result.map(GameResult::white_score);
+    match (from_score, from_result) {
+        (Some(p), Some(w)) => lambda * p + (1.0 - lambda) * w,
+        (Some(p), None) => p,
+        (None, Some(w)) => w,
+        // `Record::unpack` refuses a record with neither.
+        (None, None) => 0.5,
+    }
+}
+
+/// The samples of a binary file, unpacked in parallel (record errors).
+fn load_packed(path: &Path, args: &TrainNetArgs, samples: &mut Vec<Sample>) -> Result<(), String> {
+    for_each_chunk(path, CHUNK_RECORDS, |first, bytes| {
+        let parsed: Result<Vec<Sample>, String> = bytes
+            .par_chunks_exact(RECORD_BYTES)
+            .enumerate()
+            .map(|(i, chunk)| {
+                let at = |e: String| {
+                    format!(
+                        "{}: {}: {e}",
+                        path.display(),
+                        record_place(first + i as u64)
+                    )
+                };
+                let r = Record::unpack(chunk_array(chunk)?).map_err(at)?;
+                let label = record_label(&r, args.lambda, args.scale) as f32;
+                Sample::new(&r.board, r.turn, label).map_err(at)
+            })
+            .collect();
+        samples.extend(parsed?);
+        Ok(())
+    })
+    .map(|_| ())
+}
+
+/// The samples of a text file, parsed in parallel (file:line errors).
+fn load_text(path: &Path, samples: &mut Vec<Sample>) -> Result<(), String> {
+    let text = crate::files::read_text(path, crate::files::MAX_TEXT_BYTES)?;
+    let lines: Vec<(usize, &str)> = text.lines().enumerate().collect();
+    let parsed: Result<Vec<Option<Sample>>, String> = lines
+        .par_iter()
+        .map(|&(i, line)| {
+            let at = |e: String| format!("{}:{}: {e}", path.display(), i + 1);
+            let Some((fen, result)) = parse_line(line).map_err(at)? else {
+                return Ok(None);
+            };
+            let (pos, _) = parse_fen(&fen, false).map_err(at)?;
+            Sample::new(pos.board(), pos.turn(), result as f32)
+                .map(Some)
+                .map_err(at)
+        })
+        .collect();
+    samples.extend(parsed?.into_iter().flatten());
+    Ok(())
+}
+
+/// Reads every position of `args.data`.
 fn load(args: &TrainNetArgs) -> Result<Vec<Sample>, String> {
     let mut samples = Vec::new();
     for path in &args.data {
-        let text = crate::files::read_text(path, crate::files::MAX_TEXT_BYTES)?;
-        let lines: Vec<(usize, &str)> = text.lines().enumerate().collect();
-        let parsed: Result<Vec<Option<Sample>>, String> = lines
-            .par_iter()
-            .map(|&(i, line)| {
-                let at = |e: String| format!("{}:{}: {e}", path.display(), i + 1);
-                let Some((fen, result)) = parse_line(line).map_err(at)? else {
-                    return Ok(None);
-                };
-                let (pos, _) = parse_fen(&fen, false).map_err(at)?;
-                Sample::new(pos.board(), pos.turn(), result as f32)
-                    .map(Some)
-                    .map_err(at)
-            })
-            .collect();
-        samples.extend(parsed?.into_iter().flatten());
+        if is_packed_file(path) {
+            load_packed(path, args, &mut samples)?;
+        } else {
+            load_text(path, &mut samples)?;
+        }
     }
     if samples.is_empty() {
         return Err("no positions in the data".to_string());
@@ -162,4 +235,26 @@ fn train(args: &TrainNetArgs) -> Result<(), String> {
         args.epochs
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::Chess;
+
+    #[test]
+    fn record_labels_blend_score_and_result() {
+        let pos = Chess::default();
+        let label =
+            |score, result, lambda| record_label(&Record::of(&pos, score, result), lambda, 400.0);
+        let win = Some(GameResult::WhiteWins);
+        // 400 cp at scale 400: 10 to 1, p = 10/11.
+        let p = 10.0 / 11.0;
+        assert!((label(Some(400), win, 0.5) - (0.5 * p + 0.5)).abs() < 1e-9);
+        assert!((label(Some(400), win, 1.0) - p).abs() < 1e-9);
+        assert_eq!(label(Some(400), win, 0.0), 1.0);
+        assert!((label(Some(-400), None, 0.0) - (1.0 - p)).abs() < 1e-9);
+        assert_eq!(label(None, Some(GameResult::Draw), 1.0), 0.5);
+        assert!(unit_interval("1.5").is_err() && unit_interval("0.25").is_ok());
+    }
 }
