@@ -298,6 +298,30 @@ impl Board {
         false
     }
 
+    /// Has the game ended here by the rules, as a GUI or a match runner
+    /// sees it: mate or stalemate, insufficient material, the fifty-move
+    /// rule, or the third occurrence of the position (the game before the
+    /// root and the moves since counted alike)?
+    pub fn game_over_by_rule(&self) -> bool {
+        let pos = self.pos();
+        pos.halfmoves() >= 100
+            || pos.is_insufficient_material()
+            || self.occurrences() >= 3
+            || pos.legal_moves().is_empty()
+    }
+
+    /// How often the current position has occurred within the reversible
+    /// moves, this time included.
+    fn occurrences(&self) -> usize {
+        let n = self.stack.len() - 1;
+        let key = self.stack[n].key;
+        let reversible = (self.stack[n].pos.halfmoves() as usize).min(n);
+        1 + (4..=reversible)
+            .step_by(2)
+            .filter(|back| self.stack[n - back].key == key)
+            .count()
+    }
+
     /// Does the side to move have pieces other than pawns and the king?
     /// (Used to guard against zugzwang in null-move pruning.)
     pub fn has_non_pawn_material(&self, color: Color) -> bool {

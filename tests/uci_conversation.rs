@@ -1071,3 +1071,25 @@ fn fen_variants_are_accepted() {
         go(&mut e, &game, "go depth 3");
     }
 }
+
+#[test]
+fn a_pure_mode_pv_stops_at_the_third_repetition() {
+    // Pure mode searches on through repetitions inside the tree (its value
+    // is a function of the position); the PV it shows must still end where
+    // the game would. Found by the 100,000-session fuzz run (session 72565
+    // of seed 20261123): `... pv f8g7 d3e3 g7h6 e3f3 h6g7 f3e3 g7h6 e3f3
+    // h6g7 f3e3 g7g6`, whose tenth move repeats the position a third time.
+    let fen = "8/8/1p2k1p1/3p3p/1p1P1P1P/1P2PK2/8/8 w - - 3 54";
+    let moves = [
+        "e3e4", "e6e7", "f3g2", "e7d6", "e4e5", "d6e7", "g2f2", "e7e8", "f2e3", "e8e7", "e3e2",
+        "e7d8", "e2f3", "d8e8", "f4f5", "e8f7", "f5g6", "f7g8", "f3f4", "b6b5", "f4e3", "g8f8",
+        "e3d3",
+    ];
+    let game = Game::fen(fen).with_moves(&moves);
+    let mut e = engine();
+    e.send("setoption name Pure value true");
+    e.send(&format!("position fen {fen} moves {}", moves.join(" ")));
+    // `go` checks every PV against the game, its history included.
+    let search = go(&mut e, &game, "go depth 14");
+    assert!(search.max_depth() >= 13, "{:?}", search.lines);
+}

@@ -112,6 +112,7 @@ pub fn search(
             };
             let mut pv = principal_variation(s, it.best, depth);
             extend_mate_line(&s.board, &s.tt, &mut pv, it.score);
+            end_with_the_game(&s.board, &mut pv);
             excluded.push(it.best);
             lines.push((it, pv));
             if index + 1 < lines_wanted {
@@ -134,6 +135,7 @@ pub fn search(
                 result.score = b.score;
                 result.pv = pv_from_tt(&s.board, &s.tt, b.mv, depth);
                 extend_mate_line(&s.board, &s.tt, &mut result.pv, b.score);
+                end_with_the_game(&s.board, &mut result.pv);
                 result.ponder_move = result.pv.get(1).copied();
                 report(&Info {
                     depth,
@@ -413,6 +415,20 @@ fn mated_within(b: &mut Board, plies: usize) -> bool {
     })
 }
 
+/// A shown PV stops where the game would: a line through a third
+/// repetition (Pure mode searches on through repetitions inside the tree),
+/// the fifty-move rule or a dead position ends at the move that ends the game.
+pub fn end_with_the_game(board: &Board, pv: &mut Vec<Move>) {
+    let mut b = board.clone();
+    for (i, &m) in pv.iter().enumerate() {
+        b.play(m);
+        if b.game_over_by_rule() {
+            pv.truncate(i + 1);
+            return;
+        }
+    }
+}
+
 /// Follows the TT from the position after `best`.
 pub fn pv_from_tt(
     board: &Board,
@@ -444,6 +460,24 @@ mod tests {
     fn line(board: &Board, moves: &[&str]) -> Vec<Move> {
         let mut b = board.clone();
         moves.iter().map(|m| b.play_uci(m).unwrap()).collect()
+    }
+
+    #[test]
+    fn a_shown_line_ends_at_the_third_repetition() {
+        // Kings only walking back and forth, with one round already played
+        // before the root: the position after the fourth PV move is the
+        // third occurrence of the root's.
+        let mut board = Board::from_fen("8/8/1p2k1p1/3p3p/1p1P1P1P/1P1K4/8/8 b - - 3 54").unwrap();
+        for m in ["e6e7", "d3e3", "e7e6", "e3d3"] {
+            board.play_uci(m).unwrap();
+        }
+        let mut pv = line(&board, &["e6e7", "d3e3", "e7e6", "e3d3", "e6e7", "d3e3"]);
+        end_with_the_game(&board, &mut pv);
+        assert_eq!(pv.len(), 4);
+        // A line without repetitions is left whole.
+        let mut pv = line(&board, &["e6e7", "d3e3", "e7f6", "e3f3"]);
+        end_with_the_game(&board, &mut pv);
+        assert_eq!(pv.len(), 4);
     }
 
     #[test]
