@@ -277,25 +277,31 @@ impl Board {
     /// Repetition: the current key occurred before within the reversible
     /// moves, once since the root (twofold) or twice in all (threefold).
     pub fn is_repetition(&self) -> bool {
+        let mut seen = 0;
+        for i in self.earlier_occurrences() {
+            if i >= self.root {
+                return true;
+            }
+            seen += 1;
+            if seen >= 2 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The stack indices at which the current position occurred before,
+    /// within the reversible moves (same side to move: every second ply
+    /// from four back), the latest first.
+    #[inline]
+    fn earlier_occurrences(&self) -> impl Iterator<Item = usize> + '_ {
         let n = self.stack.len() - 1;
         let key = self.stack[n].key;
         let reversible = (self.stack[n].pos.halfmoves() as usize).min(n);
-        let mut seen = 0;
-        let mut back = 4;
-        while back <= reversible {
-            let i = n - back;
-            if self.stack[i].key == key {
-                if i >= self.root {
-                    return true;
-                }
-                seen += 1;
-                if seen >= 2 {
-                    return true;
-                }
-            }
-            back += 2;
-        }
-        false
+        (4..=reversible)
+            .step_by(2)
+            .map(move |back| n - back)
+            .filter(move |&i| self.stack[i].key == key)
     }
 
     /// Has the game ended here by the rules, as a GUI or a match runner
@@ -313,13 +319,7 @@ impl Board {
     /// How often the current position has occurred within the reversible
     /// moves, this time included.
     fn occurrences(&self) -> usize {
-        let n = self.stack.len() - 1;
-        let key = self.stack[n].key;
-        let reversible = (self.stack[n].pos.halfmoves() as usize).min(n);
-        1 + (4..=reversible)
-            .step_by(2)
-            .filter(|back| self.stack[n - back].key == key)
-            .count()
+        1 + self.earlier_occurrences().count()
     }
 
     /// Does the side to move have pieces other than pawns and the king?
