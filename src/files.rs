@@ -148,21 +148,23 @@ pub fn write_whole(target: &Path, bytes: &[u8]) -> Result<(), String> {
     file.finish()
 }
 
+/// An empty directory of its own for a unit test that writes files
+/// (`tests/common/cli.rs` has the same for the integration tests).
+#[cfg(test)]
+pub(crate) fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("stockman-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("stockman-files-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
     #[test]
     fn only_regular_files_within_the_limit_are_read() {
-        let dir = scratch("read");
+        let dir = scratch("files-read");
         let file = dir.join("f.txt");
         std::fs::write(&file, "12345").unwrap();
         assert_eq!(read_regular(&file, 5).unwrap(), b"12345");
@@ -177,7 +179,7 @@ mod tests {
 
     #[test]
     fn a_partial_file_replaces_the_target_only_when_finished() {
-        let dir = scratch("write");
+        let dir = scratch("files-write");
         let target = dir.join("out.txt");
         std::fs::write(&target, "old").unwrap();
         {

@@ -385,14 +385,6 @@ mod tests {
             .collect()
     }
 
-    fn scratch(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("stockman-packed-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
     fn sample_record() -> Record {
         let (pos, _) = parse_fen("4k3/8/8/3q4/8/8/3R4/4K3 b - - 0 1", false).unwrap();
         Record::of(&pos, Some(-250), Some(GameResult::Draw))
@@ -496,7 +488,7 @@ mod tests {
 
     #[test]
     fn files_round_trip_and_bad_files_are_refused() {
-        let dir = scratch("files");
+        let dir = crate::files::scratch("packed-files");
         let path = dir.join("d.bin");
         let records: Vec<Record> = positions()
             .iter()
