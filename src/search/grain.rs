@@ -31,6 +31,14 @@ impl Grain {
         self.0
     }
 
+    /// The largest multiple of the grain at most `score`: a bound the
+    /// search derives from another (a margin below a stored value) stays on
+    /// the grain, so an MT pass never moves by less than one grain.
+    #[inline]
+    pub fn floor(self, score: Score) -> Score {
+        Score(score.0.div_euclid(self.0) * self.0)
+    }
+
     /// `score` rounded to the nearest multiple of the grain, halves away
     /// from zero, so that rounding commutes with negation (negamax).
     #[inline]
@@ -62,6 +70,20 @@ mod tests {
             assert!((g.round(Score(v)).0 - v).abs() <= 4);
         }
         assert_eq!(Grain::FULL.round(Score(13)), Score(13));
+    }
+
+    #[test]
+    fn floor_is_the_largest_multiple_at_most_the_score() {
+        let g = Grain::new(8).unwrap();
+        assert_eq!(g.floor(Score(15)), Score(8));
+        assert_eq!(g.floor(Score(16)), Score(16));
+        assert_eq!(g.floor(Score(-1)), Score(-8));
+        assert_eq!(g.floor(Score(-16)), Score(-16));
+        for v in -300..300 {
+            assert_eq!(Grain::FULL.floor(Score(v)), Score(v));
+            let f = g.floor(Score(v)).0;
+            assert!(f <= v && v - f < 8 && f % 8 == 0);
+        }
     }
 
     #[test]

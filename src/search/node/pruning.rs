@@ -220,7 +220,9 @@ impl Searcher {
         depth: Depth,
         ply: Ply,
     ) -> Option<Singularity> {
-        let singular_beta = tt_lower - tp!(SINGULAR_MARGIN_PER_DEPTH) * depth;
+        let singular_beta = self
+            .grain
+            .floor(tt_lower - tp!(SINGULAR_MARGIN_PER_DEPTH) * depth);
         self.excluded[ply] = Some(tt_move);
         let score = self.negamax(
             singular_beta - 1,
