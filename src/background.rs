@@ -110,16 +110,19 @@ impl Background {
             match crate::perft::divide_until(&pos, depth, &stopped) {
                 None => out.notice(Notice::PerftStopped),
                 Some(counts) => {
-                    let mut total = if depth == 0 { 1 } else { 0 };
-                    for (m, n) in &counts {
-                        out.line(&protocol::perft_move(&m.to_uci(castling).to_string(), *n));
-                        total += n;
-                    }
-                    out.line("");
-                    out.line(&protocol::perft_total(total));
+                    // The time goes first: `Nodes searched` is the last line,
+                    // and a client may answer it at once (an `isready` must
+                    // not overtake a line still to come).
+                    let total =
+                        if depth == 0 { 1 } else { 0 } + counts.iter().map(|(_, n)| n).sum::<u64>();
                     let ms = started.elapsed().as_millis().max(1);
                     let nps = u128::from(total) * 1000 / ms;
                     out.notice(Notice::PerftTime { ms, nps });
+                    for (m, n) in &counts {
+                        out.line(&protocol::perft_move(&m.to_uci(castling).to_string(), *n));
+                    }
+                    out.line("");
+                    out.line(&protocol::perft_total(total));
                 }
             }
         })
