@@ -1,7 +1,8 @@
 //! The parameters of the selective techniques the node procedure uses in
 //! Normal mode (Pure mode uses none of them): null-move pruning, reverse
-//! futility, futility and late-move pruning, and late-move reductions; the
-//! tunable ones form the SPSA table (`tunables!`, read through `tp!`).
+//! futility, futility and late-move pruning, late-move reductions, and the
+//! root's aspiration windows; the tunable ones form the SPSA table
+//! (`tunables!`, read through `tp!`).
 
 use crate::score::{Depth, Ply, Score};
 #[cfg(not(feature = "spsa"))]
@@ -69,6 +70,12 @@ crate::tunables! {
 
     /// Internal iterative reduction: without a TT move, search one ply less from this depth.
     IIR_MIN_DEPTH: Depth = 4, 2..=8, 0.5;
+
+    /// Aspiration windows at the root (NegaScout, and AlphaBeta in Normal
+    /// mode): from this depth, the first window is the previous score plus
+    /// and minus `ASPIRATION_WINDOW` centipawns, doubled on each fail.
+    ASPIRATION_MIN_DEPTH: Depth = 4, 2..=8, 0.5;
+    ASPIRATION_WINDOW: i32 = 25, 8..=100, 4.0;
 }
 
 /// Late-move pruning: at shallow depth, quiets beyond this count are

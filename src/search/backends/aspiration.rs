@@ -5,17 +5,14 @@
 use super::Iteration;
 use crate::score::{Depth, Score};
 use crate::search::node::Searcher;
-
-/// Half-width of the first aspiration window, in centipawns.
-const ASPIRATION_WINDOW: i32 = 25;
-/// Aspiration starts once iterations are this deep (earlier ones are cheap and noisy).
-const ASPIRATION_MIN_DEPTH: Depth = 4;
+use crate::search::selectivity::{ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW};
 
 /// One iteration at `depth` whose first window is centred on `guess`, with the
 /// node scheme the caller has set. `None` when the search was stopped.
 pub fn iterate(s: &mut Searcher, depth: Depth, guess: Score) -> Option<Iteration> {
-    let mut delta = ASPIRATION_WINDOW;
-    let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && !guess.is_decisive() {
+    let mut delta = crate::tp!(ASPIRATION_WINDOW);
+    let (mut alpha, mut beta) = if depth >= crate::tp!(ASPIRATION_MIN_DEPTH) && !guess.is_decisive()
+    {
         (guess - delta, guess + delta)
     } else {
         (-Score::INFINITE, Score::INFINITE)
