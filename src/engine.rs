@@ -173,7 +173,7 @@ impl Engine {
     }
 
     fn uci(&mut self) {
-        for line in protocol::uci_reply(crate::search::spsa::uci_options()) {
+        for line in protocol::uci_reply(crate::params::spsa::uci_options()) {
             self.out.line(&line);
         }
     }

@@ -17,6 +17,7 @@ pub mod genfens;
 pub mod known;
 pub mod limits;
 pub mod nnue;
+pub mod params;
 pub mod perft;
 pub mod positions;
 #[cfg(feature = "lab")]

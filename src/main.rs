@@ -197,7 +197,7 @@ fn run_subcommand(cli: &Cli) -> Result<(), String> {
         Some(Command::TrainNet(a)) => stockman::tune::run_train_net(a),
         Some(Command::Spsa) => {
             let mut out = std::io::stdout().lock();
-            stockman::search::selectivity::TUNABLES
+            stockman::params::TUNABLES
                 .iter()
                 .try_for_each(|t| writeln!(out, "{}", t.openbench_line()))
                 .map_err(|e| format!("spsa: {e}"))

@@ -3,19 +3,13 @@
 //! the search: stop now), with the move overhead kept back from both.
 
 use crate::limits::Limits;
+use crate::params::{
+    HARD_OVER_SOFT, INCREMENT_SHARE_PERCENT, MAX_SHARE_PERCENT, SUDDEN_DEATH_MOVES,
+};
+use crate::tp;
 use shakmaty::Color;
 use std::time::Duration;
 
-/// Moves assumed left in a sudden-death game.
-const SUDDEN_DEATH_MOVES: u32 = 20;
-/// Never plan to use more than this fraction (percent) of the remaining clock on one move.
-const MAX_SHARE_PERCENT: u64 = 40;
-/// The hard limit may exceed the soft one by this factor.
-const HARD_OVER_SOFT: u32 = 3;
-/// The share (percent) of each increment planned for the move; the rest is
-/// banked, so that on a low clock the budget is below the increment and the
-/// clock grows back instead of settling a few stalls away from a time loss.
-const INCREMENT_SHARE_PERCENT: u32 = 75;
 /// The shortest budget ever handed out, so that a move is always found.
 const MIN_BUDGET: Duration = Duration::from_millis(1);
 
@@ -56,12 +50,12 @@ impl TimeBudget {
             let moves = limits
                 .clock
                 .movestogo
-                .unwrap_or(SUDDEN_DEATH_MOVES)
-                .clamp(1, SUDDEN_DEATH_MOVES);
-            let ceiling = left * MAX_SHARE_PERCENT as u32 / 100;
-            let ideal = left / moves + inc * INCREMENT_SHARE_PERCENT / 100;
+                .unwrap_or(tp!(SUDDEN_DEATH_MOVES))
+                .clamp(1, tp!(SUDDEN_DEATH_MOVES));
+            let ceiling = left * tp!(MAX_SHARE_PERCENT) / 100;
+            let ideal = left / moves + inc * tp!(INCREMENT_SHARE_PERCENT) / 100;
             let soft = ideal.min(ceiling).max(MIN_BUDGET);
-            let hard = (soft * HARD_OVER_SOFT).min(ceiling).max(soft);
+            let hard = (soft * tp!(HARD_OVER_SOFT)).min(ceiling).max(soft);
             let clock_budget = TimeBudget {
                 soft: Some(soft),
                 hard: Some(hard),

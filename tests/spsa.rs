@@ -6,7 +6,7 @@
 mod common;
 
 use common::cli::{stockman, text};
-use stockman::search::selectivity::TUNABLES;
+use stockman::params::TUNABLES;
 
 #[test]
 fn spsa_prints_one_openbench_line_per_constant() {

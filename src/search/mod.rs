@@ -21,10 +21,8 @@ pub mod pv;
 pub mod reusable;
 pub mod see;
 pub mod selectivity;
-pub mod spsa;
 pub mod static_eval;
 pub mod threads;
-pub mod tunable;
 pub mod turns;
 
 pub use algorithm::{Algorithm, SearchMode};

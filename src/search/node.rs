@@ -21,6 +21,7 @@ use super::{SearchMode, SearchStats};
 use crate::board::{Board, RepetitionRule};
 use crate::known::TbProbe;
 use crate::known::syzygy::TbValue;
+use crate::params::*;
 use crate::score::{Depth, MAX_PLY, Ply, Score};
 use crate::tactical_moves::is_tactical;
 use crate::time::TimeBudget;

@@ -7,9 +7,9 @@
 //! `Output`, which writes them.
 
 use crate::board::Board;
+use crate::params::tunable::TunableSpec;
 use crate::score::Score;
 use crate::search::Info;
-use crate::search::tunable::TunableSpec;
 use crate::tt::Bound;
 use crate::uci::options::DECLARATIONS;
 use crate::uci::wdl::{material, wdl};

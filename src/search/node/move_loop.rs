@@ -4,6 +4,7 @@
 
 use super::{Node, NodeEval, NodeKind, NodeScheme, Searcher};
 use crate::board::gives_check;
+use crate::params::*;
 use crate::score::{Depth, Ply, Score};
 use crate::search::continuation::{LineContext, PieceTo};
 use crate::search::ordering::{CaptureOrder, MovePicker, OrderingContext};

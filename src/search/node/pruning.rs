@@ -3,6 +3,7 @@
 //! ProbCut, and the singular-extension search of the TT move.
 
 use super::{Node, NodeKind, Searcher};
+use crate::params::*;
 use crate::score::{Depth, MAX_PLY, Ply, Score};
 use crate::search::SearchMode;
 use crate::search::continuation::PieceTo;

@@ -4,6 +4,7 @@
 
 use super::Searcher;
 use crate::eval::{SEE_VALUE, role_index};
+use crate::params::*;
 use crate::score::{MAX_PLY, Ply, Score};
 use crate::search::SearchMode;
 use crate::search::ordering::{CaptureOrder, MovePicker, OrderingContext};

@@ -1,10 +1,10 @@
 //! The SPSA table as UCI options: a tuning build (`--features spsa`)
-//! declares every constant of `selectivity`'s `tunables!` table as a spin
+//! declares every constant of the `tunables!` table as a spin
 //! option and takes `setoption` for it; a normal build declares none.
 
-use super::selectivity::TUNABLES;
+use super::TUNABLES;
 #[cfg(feature = "spsa")]
-use super::selectivity::set_tunable;
+use super::set_tunable;
 use super::tunable::TunableSpec;
 
 /// Is this a tuning build (the constants are UCI options)?

@@ -1,6 +1,6 @@
-//! The search constants SPSA may tune, as one table (`tunables!` in
-//! `selectivity`): plain constants in a normal build; with `--features spsa`
-//! atomics that UCI spin options set, read through `tp!` at no cost otherwise.
+//! The machinery of the tunable-constant table (`crate::params`): the
+//! `tunables!` macro that declares it, `tp!` that reads a constant (the
+//! constant itself in a normal build, an atomic in a tuning build).
 
 use std::sync::atomic::{AtomicI32, Ordering};
 
@@ -47,6 +47,13 @@ impl FromTunable for i32 {
     }
 }
 
+impl FromTunable for u32 {
+    #[inline(always)]
+    fn from_tunable(v: i32) -> u32 {
+        v.max(0) as u32
+    }
+}
+
 impl FromTunable for usize {
     #[inline(always)]
     fn from_tunable(v: i32) -> usize {
@@ -84,13 +91,13 @@ macro_rules! tunables {
             pub const $name: $ty = $value;
             $(#[$doc])*
             #[cfg(feature = "spsa")]
-            pub static $name: $crate::search::tunable::Tunable<$ty> =
-                $crate::search::tunable::Tunable::new($value);
+            pub static $name: $crate::params::tunable::Tunable<$ty> =
+                $crate::params::tunable::Tunable::new($value);
         )*
 
         /// Every tunable constant, in declaration order.
-        pub const TUNABLES: &[$crate::search::tunable::TunableSpec] = &[$(
-            $crate::search::tunable::TunableSpec {
+        pub const TUNABLES: &[$crate::params::tunable::TunableSpec] = &[$(
+            $crate::params::tunable::TunableSpec {
                 name: stringify!($name),
                 default: $value,
                 min: $min,
