@@ -77,15 +77,15 @@ crate::tunables! {
     ASPIRATION_MIN_DEPTH: Depth = 4, 2..=8, 0.5;
     ASPIRATION_WINDOW: i32 = 25, 8..=100, 4.0;
 
-    /// Time management (`crate::time`): moves assumed left in a sudden-death game,
+    /// Time management (`crate::time`): moves assumed left in a sudden-death game.
     SUDDEN_DEATH_MOVES: u32 = 20, 10..=40, 2.0;
-    /// the largest share (percent) of the remaining clock one move may plan on,
+    /// Time management: the largest share (percent) of the remaining clock one move may plan on.
     MAX_SHARE_PERCENT: u32 = 40, 20..=60, 3.0;
-    /// the factor by which the hard limit may exceed the soft one,
+    /// Time management: the factor by which the hard limit may exceed the soft one.
     HARD_OVER_SOFT: u32 = 3, 2..=6, 0.5;
-    /// and the share (percent) of each increment planned for the move; the
-    /// rest is banked, so that on a low clock the budget is below the
-    /// increment and the clock grows back instead of settling a few stalls
-    /// away from a time loss.
+    /// Time management: the share (percent) of each increment planned for
+    /// the move; the rest is banked, so that on a low clock the budget is
+    /// below the increment and the clock grows back instead of settling a
+    /// few stalls away from a time loss.
     INCREMENT_SHARE_PERCENT: u32 = 75, 50..=100, 4.0;
 }
