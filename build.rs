@@ -4,8 +4,14 @@
 
 use std::path::PathBuf;
 
-/// Magic, hidden size, i16 weights and biases (768x128 + 128 + 2x128), output bias.
-const NETWORK_BYTES: u64 = 8 + 4 + 2 * (768 * 128 + 128 + 2 * 128) + 4;
+/// The size of a network `hidden` units wide: magic, hidden size, i16
+/// weights and biases (768 x hidden + hidden + 2 x hidden), output bias.
+const fn network_bytes(hidden: u64) -> u64 {
+    8 + 4 + 2 * (768 * hidden + hidden + 2 * hidden) + 4
+}
+
+/// The widths the engine reads (src/nnue/mod.rs, `WIDTHS`).
+const WIDTHS: [u64; 2] = [128, 256];
 
 fn main() {
     println!("cargo:rerun-if-env-changed=EVALFILE");
@@ -19,10 +25,17 @@ fn main() {
         Ok(_) => fail(&path, "is not a regular file"),
         Err(e) => fail(&path, &e.to_string()),
     };
-    if size != NETWORK_BYTES {
+    if !WIDTHS.iter().any(|&h| network_bytes(h) == size) {
+        let sizes: Vec<String> = WIDTHS
+            .iter()
+            .map(|&h| format!("{} ({h} hidden units)", network_bytes(h)))
+            .collect();
         fail(
             &path,
-            &format!("has {size} bytes; a network of this build has {NETWORK_BYTES}"),
+            &format!(
+                "has {size} bytes; a network of this build has {}",
+                sizes.join(" or ")
+            ),
         );
     }
     println!("cargo:rerun-if-changed={}", path.display());

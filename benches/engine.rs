@@ -6,7 +6,7 @@ use criterion::{BatchSize, Criterion, black_box, criterion_group, criterion_main
 use shakmaty::Position;
 use std::sync::Arc;
 use std::time::Duration;
-use stockman::nnue::{Accumulator, Network, NetworkEvaluator};
+use stockman::nnue::{Network, NetworkEvaluator};
 use stockman::search::{
     Algorithm, Limits, SearchControl, SearchMode, SearchParams, SearchTables, Searcher, search,
 };
@@ -44,7 +44,7 @@ fn evaluation(c: &mut Criterion) {
         let net = Network::embedded();
         let pos = b.pos();
         g.bench_function(format!("network from scratch {name}"), |bench| {
-            bench.iter(|| Accumulator::new(&net, black_box(pos.board())).evaluate(&net, pos.turn()))
+            bench.iter(|| net.evaluate(black_box(pos.board()), pos.turn()))
         });
         // Two children in turn at ply 1, so each is made from the parent.
         let moves = pos.legal_moves();

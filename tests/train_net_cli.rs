@@ -10,7 +10,7 @@ mod common;
 use common::cli::{path, scratch, stockman, text};
 use common::engine_process::EngineProcess;
 use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
-use stockman::nnue::{Accumulator, Network};
+use stockman::nnue::Network;
 
 const UP: &str = "4k3/pppp4/8/8/8/8/PPPP4/3QK3";
 const DOWN: &str = "3qk3/pppp4/8/8/8/8/PPPP4/4K3";
@@ -32,7 +32,7 @@ fn evaluate(net: &Network, fen: &str) -> i32 {
         .unwrap()
         .into_position(CastlingMode::Standard)
         .unwrap();
-    Accumulator::new(net, pos.board()).evaluate(net, pos.turn())
+    net.evaluate(pos.board(), pos.turn())
 }
 
 #[test]
@@ -122,6 +122,54 @@ fn the_engine_plays_with_it(file: &std::path::Path, net: &Network) {
     assert_eq!(engine_network_eval(&mut e, &fen), built_in);
 }
 
+/// Trains on `data()` with `extra` arguments; the network file's bytes.
+fn train(dir: &std::path::Path, name: &str, extra: &[&str]) -> Vec<u8> {
+    let (input, out) = (dir.join("data.txt"), dir.join(name));
+    std::fs::write(&input, data()).unwrap();
+    let mut args = vec![
+        "train-net",
+        "--data",
+        path(&input),
+        "--out",
+        path(&out),
+        "--batch",
+        "8",
+    ];
+    args.extend(extra);
+    if !extra.contains(&"--epochs") {
+        args.extend(["--epochs", "3"]);
+    }
+    let run = stockman(&args);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    std::fs::read(&out).unwrap()
+}
+
+/// A seed repeats a run byte for byte, on one thread or two (gradients are
+/// summed in the same order); another seed gives another network.
+#[test]
+fn a_seed_repeats_a_run_whatever_the_threads() {
+    let dir = scratch("train-net-seed");
+    let one = train(&dir, "one.nnue", &["--threads", "1", "--seed", "5"]);
+    let two = train(&dir, "two.nnue", &["--threads", "2", "--seed", "5"]);
+    assert!(one == two, "the same seed on 1 and 2 threads differs");
+    let other = train(&dir, "other.nnue", &["--threads", "2", "--seed", "6"]);
+    assert!(one != other, "another seed gave the same network");
+}
+
+/// `--hidden 256` makes the wider network: its file has the wider size,
+/// the engine's reader takes it and the engine plays with it.
+#[test]
+fn trains_a_wide_network_the_engine_reads() {
+    let dir = scratch("train-net-wide");
+    let bytes = train(&dir, "wide.nnue", &["--hidden", "256", "--epochs", "20"]);
+    assert_eq!(bytes.len(), stockman::nnue::file_bytes(256));
+    let net = Network::from_bytes(&bytes).unwrap();
+    assert_eq!(net.hidden(), 256);
+    assert!(evaluate(&net, &format!("{UP} w - - 0 1")) > 100);
+    assert!(evaluate(&net, &format!("{DOWN} w - - 0 1")) < -100);
+    the_engine_plays_with_it(&dir.join("wide.nnue"), &net);
+}
+
 #[test]
 fn bad_input_is_refused() {
     let dir = scratch("train-net-bad");
@@ -135,7 +183,7 @@ fn bad_input_is_refused() {
     std::fs::write(&empty, "# nothing\n").unwrap();
     let out = dir.join("net.nnue");
     let missing = dir.join("missing.txt");
-    let cases: [(&str, Vec<&str>, &str); 6] = [
+    let cases: [(&str, Vec<&str>, &str); 7] = [
         (
             "missing file",
             vec!["--data", path(&missing)],
@@ -157,6 +205,11 @@ fn bad_input_is_refused() {
             "zero epochs",
             vec!["--data", path(&good), "--epochs", "0"],
             "epochs",
+        ),
+        (
+            "a width the engine cannot read",
+            vec!["--data", path(&good), "--hidden", "100"],
+            "not 100",
         ),
     ];
     for (what, args, expected) in cases {

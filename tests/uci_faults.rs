@@ -71,7 +71,8 @@ fn eval_file_reads_only_a_regular_file_of_the_networks_size() {
     std::fs::write(&longer, [network.as_slice(), b"x"].concat()).unwrap();
     // The first output weight at -32768, whose abs() wraps to itself.
     let mut bad = network.clone();
-    let first_output = 12 + 2 * (768 * 128 + 128);
+    let hidden = u32::from_le_bytes(network[8..12].try_into().unwrap()) as usize;
+    let first_output = 12 + 2 * (768 * hidden + hidden);
     bad[first_output..first_output + 2].copy_from_slice(&i16::MIN.to_le_bytes());
     let wrapped = dir.join("wrapped.nnue");
     std::fs::write(&wrapped, &bad).unwrap();
@@ -85,7 +86,7 @@ fn eval_file_reads_only_a_regular_file_of_the_networks_size() {
     eval_file_refused(&mut e, "/dev/zero", "not a regular file");
     eval_file_refused(&mut e, "/dev/urandom", "not a regular file");
     eval_file_refused(&mut e, path(&dir), "directory");
-    eval_file_refused(&mut e, path(&longer), "more than");
+    eval_file_refused(&mut e, path(&longer), "bytes, expected");
     eval_file_refused(&mut e, path(&wrapped), "output weights beyond");
     assert_eq!(e.eval(), before, "the built-in network is still in use");
     // A regular copy of the network is read.

@@ -3,7 +3,7 @@
 //! derived from the nearest one by the pieces that differ (no hook into
 //! making moves: any two positions' difference is exact).
 
-use super::{HIDDEN, Network, feature};
+use super::{Layers, Network, feature};
 use crate::score::MAX_PLY;
 use shakmaty::{Board, Color, Piece, Role, Square};
 use std::sync::Arc;
@@ -27,13 +27,13 @@ const PIECES: [Piece; 12] = {
 
 /// Both sides' hidden layers (index: `Color as usize`), before activation.
 #[derive(Clone)]
-pub struct Accumulator {
-    values: [[i16; HIDDEN]; 2],
+pub struct Accumulator<const H: usize> {
+    values: [[i16; H]; 2],
 }
 
-impl Accumulator {
+impl<const H: usize> Accumulator<H> {
     /// Computed from scratch.
-    pub fn new(net: &Network, board: &Board) -> Accumulator {
+    pub fn new(net: &Layers<H>, board: &Board) -> Accumulator<H> {
         let mut acc = Accumulator {
             values: [net.input_bias; 2],
         };
@@ -45,14 +45,14 @@ impl Accumulator {
 
     /// The evaluation in centipawns for `turn`.
     #[inline]
-    pub fn evaluate(&self, net: &Network, turn: Color) -> i32 {
+    pub fn evaluate(&self, net: &Layers<H>, turn: Color) -> i32 {
         net.output(&self.values[turn as usize], &self.values[(!turn) as usize])
     }
 
     // Wrapping arithmetic: the final sums fit in i16 (the trainer bounds the
     // weights), so any intermediate wrap cancels out.
     #[inline]
-    fn add(&mut self, net: &Network, piece: Piece, square: Square) {
+    fn add(&mut self, net: &Layers<H>, piece: Piece, square: Square) {
         for perspective in [Color::Black, Color::White] {
             let row = &net.input[feature(perspective, piece, square)];
             for (v, w) in self.values[perspective as usize].iter_mut().zip(row) {
@@ -62,7 +62,7 @@ impl Accumulator {
     }
 
     #[inline]
-    fn remove(&mut self, net: &Network, piece: Piece, square: Square) {
+    fn remove(&mut self, net: &Layers<H>, piece: Piece, square: Square) {
         for perspective in [Color::Black, Color::White] {
             let row = &net.input[feature(perspective, piece, square)];
             for (v, w) in self.values[perspective as usize].iter_mut().zip(row) {
@@ -72,7 +72,7 @@ impl Accumulator {
     }
 
     /// Turns the accumulator of `from` into that of `to`.
-    fn update(&mut self, net: &Network, from: &Board, to: &Board) {
+    fn update(&mut self, net: &Layers<H>, from: &Board, to: &Board) {
         for piece in PIECES {
             let (before, after) = (from.by_piece(piece), to.by_piece(piece));
             for square in before & !after {
@@ -93,9 +93,67 @@ fn difference(a: &Board, b: &Board) -> usize {
         .sum()
 }
 
-struct Slot {
+struct Slot<const H: usize> {
     board: Board,
-    accumulator: Accumulator,
+    accumulator: Accumulator<H>,
+}
+
+/// The accumulators of one width, a slot per ply.
+struct Plies<const H: usize> {
+    slots: Vec<Option<Slot<H>>>,
+}
+
+impl<const H: usize> Plies<H> {
+    fn new() -> Plies<H> {
+        Plies {
+            slots: (0..=MAX_PLY + 1).map(|_| None).collect(),
+        }
+    }
+
+    /// `board`'s evaluation for `turn` at `ply`, its accumulator made from
+    /// the nearest one.
+    #[inline]
+    fn evaluate(&mut self, net: &Layers<H>, board: &Board, turn: Color, ply: usize) -> i32 {
+        let ply = ply.min(self.slots.len() - 1);
+        let (above, rest) = self.slots.split_at_mut(ply);
+        let here = &mut rest[0];
+        let parent = above.last().and_then(Option::as_ref);
+        let own = here.as_ref().map(|s| difference(&s.board, board));
+        let from_parent = parent.map(|s| difference(&s.board, board));
+        let scratch = board.occupied().count();
+        match (own, from_parent) {
+            (Some(o), p) if o <= p.unwrap_or(usize::MAX) && o < scratch => {
+                let slot = here.as_mut().expect("an own slot");
+                slot.accumulator.update(net, &slot.board, board);
+                slot.board = board.clone();
+            }
+            (_, Some(p)) if p < scratch => {
+                let parent = parent.expect("a parent slot");
+                let mut accumulator = parent.accumulator.clone();
+                accumulator.update(net, &parent.board, board);
+                *here = Some(Slot {
+                    board: board.clone(),
+                    accumulator,
+                });
+            }
+            _ => {
+                *here = Some(Slot {
+                    board: board.clone(),
+                    accumulator: Accumulator::new(net, board),
+                })
+            }
+        }
+        here.as_ref()
+            .expect("filled above")
+            .accumulator
+            .evaluate(net, turn)
+    }
+}
+
+/// The slots of the network's own width.
+enum Slots {
+    Narrow(Plies<128>),
+    Wide(Plies<256>),
 }
 
 /// One search thread's network evaluation: an accumulator per ply, each
@@ -103,7 +161,7 @@ struct Slot {
 /// whichever differs less, or from scratch when that is cheaper.
 pub struct NetworkEvaluator {
     net: Arc<Network>,
-    slots: Vec<Option<Slot>>,
+    slots: Slots,
 }
 
 impl Default for NetworkEvaluator {
@@ -119,48 +177,24 @@ impl NetworkEvaluator {
     }
 
     pub fn new(net: Arc<Network>) -> NetworkEvaluator {
-        NetworkEvaluator {
-            net,
-            slots: (0..=MAX_PLY + 1).map(|_| None).collect(),
-        }
+        let slots = match *net {
+            Network::Narrow(_) => Slots::Narrow(Plies::new()),
+            Network::Wide(_) => Slots::Wide(Plies::new()),
+        };
+        NetworkEvaluator { net, slots }
     }
 
     /// The evaluation of `board` with `turn` to move, in centipawns for
     /// `turn`, reached at `ply` of the current line.
+    #[inline]
     pub fn evaluate(&mut self, board: &Board, turn: Color, ply: usize) -> i32 {
-        let ply = ply.min(self.slots.len() - 1);
-        let (above, rest) = self.slots.split_at_mut(ply);
-        let here = &mut rest[0];
-        let parent = above.last().and_then(Option::as_ref);
-        let own = here.as_ref().map(|s| difference(&s.board, board));
-        let from_parent = parent.map(|s| difference(&s.board, board));
-        let scratch = board.occupied().count();
-        match (own, from_parent) {
-            (Some(o), p) if o <= p.unwrap_or(usize::MAX) && o < scratch => {
-                let slot = here.as_mut().expect("an own slot");
-                slot.accumulator.update(&self.net, &slot.board, board);
-                slot.board = board.clone();
-            }
-            (_, Some(p)) if p < scratch => {
-                let parent = parent.expect("a parent slot");
-                let mut accumulator = parent.accumulator.clone();
-                accumulator.update(&self.net, &parent.board, board);
-                *here = Some(Slot {
-                    board: board.clone(),
-                    accumulator,
-                });
-            }
-            _ => {
-                *here = Some(Slot {
-                    board: board.clone(),
-                    accumulator: Accumulator::new(&self.net, board),
-                })
-            }
+        match (&*self.net, &mut self.slots) {
+            (Network::Narrow(net), Slots::Narrow(plies)) => plies.evaluate(net, board, turn, ply),
+            (Network::Wide(net), Slots::Wide(plies)) => plies.evaluate(net, board, turn, ply),
+            // `new` makes the slots of the network's width; were they ever
+            // not, the value from scratch is still right.
+            (net, _) => net.evaluate(board, turn),
         }
-        here.as_ref()
-            .expect("filled above")
-            .accumulator
-            .evaluate(&self.net, turn)
     }
 }
 
@@ -177,15 +211,21 @@ mod tests {
     }
 
     fn scratch(pos: &Chess) -> i32 {
-        let net = Network::embedded();
-        Accumulator::new(&net, pos.board()).evaluate(&net, pos.turn())
+        Network::embedded().evaluate(pos.board(), pos.turn())
     }
 
     #[test]
     fn updates_along_a_line_match_evaluation_from_scratch() {
+        updates_match_scratch(Network::embedded());
+        updates_match_scratch(Arc::new(Network::Narrow(Layers::random(3))));
+        updates_match_scratch(Arc::new(Network::Wide(Layers::random(5))));
+    }
+
+    fn updates_match_scratch(net: Arc<Network>) {
+        let scratch = |pos: &Chess| net.evaluate(pos.board(), pos.turn());
         // A game with captures, castling, en passant and promotions, each
         // ply evaluated at its own ply and then again as a sibling.
-        let mut evaluator = NetworkEvaluator::default();
+        let mut evaluator = NetworkEvaluator::new(net.clone());
         let mut pos = Chess::default();
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         for ply in 0..200 {

@@ -1,21 +1,23 @@
 //! The evaluation network: 768 piece-square inputs seen from each side, one
-//! hidden layer of `HIDDEN` squared-clipped-ReLU units per side, one output.
-//! This module owns the network's shape, its integer weights and the file
-//! format; `accumulator` keeps the hidden layer up to date along the search.
-//! The lab's `tune::train_net` fits the weights in floating point and
+//! hidden layer of `H` squared-clipped-ReLU units per side (128 or 256), one
+//! output. This module owns the network's shapes, its integer weights and the
+//! file format; `accumulator` keeps the hidden layer up to date along the
+//! search. The lab's `tune::train_net` fits the weights in floating point and
 //! quantizes them (`stockman train-net`).
 
 pub mod accumulator;
 
 pub use accumulator::{Accumulator, NetworkEvaluator};
 
-use shakmaty::{Color, Piece, Square};
+use shakmaty::{Board, Color, Piece, Square};
 use std::sync::{Arc, OnceLock};
 
 /// Inputs: (own/their piece) × 6 roles × 64 squares, from one side's view.
 pub const INPUTS: usize = 768;
-/// Hidden units per side.
-pub const HIDDEN: usize = 128;
+/// The hidden widths a network may have (units per side).
+pub const WIDTHS: [usize; 2] = [128, 256];
+/// The widest hidden layer.
+pub const MAX_HIDDEN: usize = 256;
 /// The hidden layer's fixed-point unit: 1.0 is `QA`; activations clip to it.
 pub const QA: i32 = 255;
 /// The output weights' fixed-point unit.
@@ -28,9 +30,14 @@ pub const WEIGHT_LIMIT: f32 = 1.98;
 
 const MAGIC: &[u8; 8] = b"STKNET01";
 
-/// The size of a network file: magic, hidden size, the i16 weights and biases,
-/// the output bias.
-pub const FILE_BYTES: usize = MAGIC.len() + 4 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+/// The size of a network file of `hidden` units per side: magic, hidden
+/// size, the i16 weights and biases, the output bias.
+pub const fn file_bytes(hidden: usize) -> usize {
+    MAGIC.len() + 4 + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+}
+
+/// The largest network file.
+pub const MAX_FILE_BYTES: usize = file_bytes(MAX_HIDDEN);
 
 /// The network this build plays with, trained by `stockman train-net`
 /// (see docs/tuning.md, "The evaluation network", for the data it came from):
@@ -50,20 +57,140 @@ pub fn feature(perspective: Color, piece: Piece, square: Square) -> usize {
     side * 384 + (piece.role as usize - 1) * 64 + sq
 }
 
-/// The quantized network.
-pub struct Network {
-    /// Input weights, one row of `HIDDEN` per input (units of `QA`).
-    pub(crate) input: Box<[[i16; HIDDEN]; INPUTS]>,
-    pub(crate) input_bias: [i16; HIDDEN],
+/// The quantized weights of a network `H` hidden units wide.
+#[derive(Clone)]
+pub struct Layers<const H: usize> {
+    /// Input weights, one row of `H` per input (units of `QA`).
+    pub(crate) input: Box<[[i16; H]; INPUTS]>,
+    pub(crate) input_bias: [i16; H],
     /// Output weights: the side to move's half, then the other side's (units of `QB`).
-    pub(crate) output: [[i16; HIDDEN]; 2],
+    pub(crate) output: [[i16; H]; 2],
     /// Output bias (units of `QA * QB`).
     pub(crate) output_bias: i32,
 }
 
+impl<const H: usize> Layers<H> {
+    /// All weights zero: the trainer fills them in.
+    pub(crate) fn zeroed() -> Layers<H> {
+        Layers {
+            input: vec![[0i16; H]; INPUTS]
+                .into_boxed_slice()
+                .try_into()
+                .expect("INPUTS rows"),
+            input_bias: [0; H],
+            output: [[0; H]; 2],
+            output_bias: 0,
+        }
+    }
+
+    /// Small random weights, for tests of both widths.
+    #[cfg(test)]
+    pub(crate) fn random(seed: u64) -> Layers<H> {
+        let mut seed = seed | 1;
+        let mut next = |limit: i16| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % (2 * limit as u64 + 1)) as i16 - limit
+        };
+        let mut layers = Layers::<H>::zeroed();
+        for w in layers.input.iter_mut().flatten() {
+            *w = next(60);
+        }
+        for b in layers.input_bias.iter_mut() {
+            *b = next(100) + 100;
+        }
+        for w in layers.output.iter_mut().flatten() {
+            *w = next(100);
+        }
+        layers.output_bias = 1234;
+        layers
+    }
+
+    /// The evaluation in centipawns for the side to move, whose hidden
+    /// layer is `us`, the other side's `them`.
+    #[inline]
+    pub fn output(&self, us: &[i16; H], them: &[i16; H]) -> i32 {
+        // Each half fits in i32 (see `half_sum`); both together may not.
+        let sum =
+            i64::from(half_sum(us, &self.output[0])) + i64::from(half_sum(them, &self.output[1]));
+        ((sum / i64::from(QA)) as i32 + self.output_bias) * OUTPUT_SCALE / (QA * QB)
+    }
+
+    fn read(r: &mut Reader) -> Result<Layers<H>, String> {
+        let mut layers = Layers::<H>::zeroed();
+        for row in layers.input.iter_mut() {
+            for w in row.iter_mut() {
+                *w = r.i16();
+            }
+        }
+        for b in layers.input_bias.iter_mut() {
+            *b = r.i16();
+        }
+        for half in layers.output.iter_mut() {
+            for w in half.iter_mut() {
+                *w = r.i16();
+            }
+        }
+        layers.output_bias = r.u32() as i32;
+        // `half_sum` multiplies an activation (at most QA) by an output
+        // weight in 16 bits: the trainer keeps them within WEIGHT_LIMIT.
+        // (`unsigned_abs`: `abs` of -32768 overflows.)
+        let limit = (WEIGHT_LIMIT * QB as f32).round() as u16;
+        if layers
+            .output
+            .iter()
+            .flatten()
+            .any(|w| w.unsigned_abs() > limit)
+        {
+            return Err(format!("network output weights beyond ±{limit}"));
+        }
+        Ok(layers)
+    }
+
+    fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&(H as u32).to_le_bytes());
+        let words = self
+            .input
+            .iter()
+            .flatten()
+            .chain(&self.input_bias)
+            .chain(self.output.iter().flatten());
+        for w in words {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.extend_from_slice(&self.output_bias.to_le_bytes());
+    }
+}
+
+/// Σ clamp(h, 0, QA)² · w: at most 256 · 255² · 127 < 2³¹. The product
+/// c · w fits in i16 (255 · 127 = 32385), so the sum is one 16-bit multiply
+/// and one 16×16→32-bit multiply-add per unit (what SIMD offers as madd).
+#[inline]
+fn half_sum<const H: usize>(hidden: &[i16; H], weights: &[i16; H]) -> i32 {
+    let mut sum = 0i32;
+    for (&h, &w) in hidden.iter().zip(weights) {
+        let c = h.clamp(0, QA as i16);
+        sum += i32::from(c * w) * i32::from(c);
+    }
+    sum
+}
+
+/// A quantized network of one of the `WIDTHS`.
+// Always held in an `Arc`: boxing the wider variant again would only add
+// an indirection on the evaluation's path.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone)]
+pub enum Network {
+    /// 768 → 2×128 → 1.
+    Narrow(Layers<128>),
+    /// 768 → 2×256 → 1.
+    Wide(Layers<256>),
+}
+
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Network({INPUTS}x{HIDDEN})")
+        write!(f, "Network({INPUTS}x{})", self.hidden())
     }
 }
 
@@ -77,107 +204,69 @@ impl Network {
         .clone()
     }
 
+    /// Hidden units per side.
+    pub fn hidden(&self) -> usize {
+        match self {
+            Network::Narrow(_) => 128,
+            Network::Wide(_) => 256,
+        }
+    }
+
     /// Reads a network file written by `stockman train-net`: a regular file
-    /// of exactly `FILE_BYTES` (a device or a pipe is refused, not read).
+    /// of one of the widths' sizes (a device or a pipe is refused, not read).
     pub fn load(path: &str) -> Result<Network, String> {
-        let bytes = crate::files::read_regular(std::path::Path::new(path), FILE_BYTES as u64)?;
+        let bytes = crate::files::read_regular(std::path::Path::new(path), MAX_FILE_BYTES as u64)?;
         Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
     }
 
     /// Reads the file format written by `to_bytes`.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
-        let expected = FILE_BYTES;
         if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
             return Err("not a Stockman network file (bad magic)".to_string());
         }
-        if bytes.len() != expected {
-            return Err(format!(
-                "network file has {} bytes, expected {expected}",
-                bytes.len()
-            ));
+        if bytes.len() < MAGIC.len() + 4 {
+            return Err("network file ends before its hidden size".to_string());
         }
         let mut r = Reader {
             bytes,
             at: MAGIC.len(),
         };
         let hidden = r.u32() as usize;
-        if hidden != HIDDEN {
+        if !WIDTHS.contains(&hidden) {
             return Err(format!(
-                "network has {hidden} hidden units, this build needs {HIDDEN}"
+                "network has {hidden} hidden units; this build reads {WIDTHS:?}"
             ));
         }
-        let mut input = Box::new([[0i16; HIDDEN]; INPUTS]);
-        for row in input.iter_mut() {
-            for w in row.iter_mut() {
-                *w = r.i16();
-            }
+        let expected = file_bytes(hidden);
+        if bytes.len() != expected {
+            return Err(format!(
+                "network file of {hidden} hidden units has {} bytes, expected {expected}",
+                bytes.len()
+            ));
         }
-        let mut input_bias = [0i16; HIDDEN];
-        for b in input_bias.iter_mut() {
-            *b = r.i16();
-        }
-        let mut output = [[0i16; HIDDEN]; 2];
-        for half in output.iter_mut() {
-            for w in half.iter_mut() {
-                *w = r.i16();
-            }
-        }
-        let output_bias = r.u32() as i32;
-        // `half_sum` multiplies an activation (at most QA) by an output
-        // weight in 16 bits: the trainer keeps them within WEIGHT_LIMIT.
-        // (`unsigned_abs`: `abs` of -32768 overflows.)
-        let limit = (WEIGHT_LIMIT * QB as f32).round() as u16;
-        if output.iter().flatten().any(|w| w.unsigned_abs() > limit) {
-            return Err(format!("network output weights beyond ±{limit}"));
-        }
-        Ok(Network {
-            input,
-            input_bias,
-            output,
-            output_bias,
+        Ok(match hidden {
+            128 => Network::Narrow(Layers::read(&mut r)?),
+            _ => Network::Wide(Layers::read(&mut r)?),
         })
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
-        out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
-        for row in self.input.iter() {
-            for w in row {
-                out.extend_from_slice(&w.to_le_bytes());
-            }
+        match self {
+            Network::Narrow(l) => l.write(&mut out),
+            Network::Wide(l) => l.write(&mut out),
         }
-        for b in &self.input_bias {
-            out.extend_from_slice(&b.to_le_bytes());
-        }
-        for half in &self.output {
-            for w in half {
-                out.extend_from_slice(&w.to_le_bytes());
-            }
-        }
-        out.extend_from_slice(&self.output_bias.to_le_bytes());
         out
     }
 
-    /// The evaluation in centipawns for the side to move, whose hidden
-    /// layer is `us`, the other side's `them`.
-    #[inline]
-    pub fn output(&self, us: &[i16; HIDDEN], them: &[i16; HIDDEN]) -> i32 {
-        let sum = half_sum(us, &self.output[0]) + half_sum(them, &self.output[1]);
-        (sum / QA + self.output_bias) * OUTPUT_SCALE / (QA * QB)
+    /// The evaluation of `board` in centipawns for `turn`, computed from
+    /// scratch (the search keeps accumulators instead: `NetworkEvaluator`).
+    pub fn evaluate(&self, board: &Board, turn: Color) -> i32 {
+        match self {
+            Network::Narrow(l) => Accumulator::new(l, board).evaluate(l, turn),
+            Network::Wide(l) => Accumulator::new(l, board).evaluate(l, turn),
+        }
     }
-}
-
-/// Σ clamp(h, 0, QA)² · w: at most 128 · 255² · 127 < 2³¹. The product
-/// c · w fits in i16 (255 · 127 = 32385), so the sum is one 16-bit multiply
-/// and one 16×16→32-bit multiply-add per unit (what SIMD offers as madd).
-#[inline]
-fn half_sum(hidden: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
-    let mut sum = 0i32;
-    for (&h, &w) in hidden.iter().zip(weights) {
-        let c = h.clamp(0, QA as i16);
-        sum += i32::from(c * w) * i32::from(c);
-    }
-    sum
 }
 
 struct Reader<'a> {
@@ -244,9 +333,15 @@ mod tests {
         let mut wrong_width = bytes.clone();
         wrong_width[8] = 64;
         assert!(Network::from_bytes(&wrong_width).is_err());
+        // A width this build reads, with the other width's length.
+        wrong_width[8] = if net.hidden() == 128 { 0 } else { 128 };
+        wrong_width[9] = if net.hidden() == 128 { 1 } else { 0 };
+        assert!(Network::from_bytes(&wrong_width).is_err());
+        assert!(Network::from_bytes(&bytes[..10]).is_err());
         // An output weight too large for the 16-bit products.
         let mut too_large = bytes.clone();
-        let first_output = 12 + 2 * (INPUTS * HIDDEN + HIDDEN);
+        let hidden = net.hidden();
+        let first_output = 12 + 2 * (INPUTS * hidden + hidden);
         too_large[first_output..first_output + 2].copy_from_slice(&1000i16.to_le_bytes());
         assert!(Network::from_bytes(&too_large).is_err());
         // The most negative weight: its `abs()` would wrap and pass.
@@ -257,6 +352,50 @@ mod tests {
             Network::from_bytes(&too_large).is_ok(),
             "-126 is inside ±127"
         );
-        assert_eq!(bytes.len(), FILE_BYTES);
+        assert_eq!(bytes.len(), file_bytes(hidden));
+    }
+
+    /// The narrow network's weights in a wide one's first 128 units, the
+    /// other units all zero.
+    fn as_wide(narrow: &Layers<128>) -> Layers<256> {
+        let mut wide = Layers::<256>::zeroed();
+        for (w, n) in wide.input.iter_mut().zip(narrow.input.iter()) {
+            w[..128].copy_from_slice(n);
+        }
+        wide.input_bias[..128].copy_from_slice(&narrow.input_bias);
+        for (w, n) in wide.output.iter_mut().zip(&narrow.output) {
+            w[..128].copy_from_slice(n);
+        }
+        wide.output_bias = narrow.output_bias;
+        wide
+    }
+
+    #[test]
+    fn a_wide_network_with_zero_units_evaluates_as_the_narrow_one() {
+        let narrow = Layers::<128>::random(7);
+        let wide = Network::Wide(as_wide(&narrow));
+        let narrow = Network::Narrow(narrow);
+        let bytes = wide.to_bytes();
+        assert_eq!(bytes.len(), file_bytes(256));
+        let again = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(again.hidden(), 256);
+        assert_eq!(again.to_bytes(), bytes);
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/2pb1ppp/2pp1q2/p7/1nP1B3/1P2P3/P2N1PPP/R2QK2R b KQkq - 0 14",
+            "8/8/1p2k1p1/3p3p/1p1P1P1P/1P2PK2/8/8 w - - 3 54",
+        ] {
+            let board = fen.parse::<shakmaty::fen::Fen>().unwrap();
+            let pos: shakmaty::Chess = board
+                .into_position(shakmaty::CastlingMode::Standard)
+                .unwrap();
+            use shakmaty::Position;
+            let (n, w) = (
+                narrow.evaluate(pos.board(), pos.turn()),
+                wide.evaluate(pos.board(), pos.turn()),
+            );
+            assert_eq!(n, w, "{fen}");
+            assert_ne!(n, 0, "{fen}: random weights give some value");
+        }
     }
 }

@@ -4,7 +4,9 @@
 //! quantization into the engine's integer `Network`.
 
 use super::texel::sigmoid;
-use crate::nnue::{HIDDEN, INPUTS, Network, OUTPUT_SCALE, QA, QB, WEIGHT_LIMIT, feature};
+use crate::nnue::{
+    INPUTS, Layers, MAX_HIDDEN, Network, OUTPUT_SCALE, QA, QB, WEIGHT_LIMIT, WIDTHS, feature,
+};
 use crate::rng::SplitMix64;
 use rayon::prelude::*;
 use shakmaty::{Board, Color};
@@ -79,35 +81,54 @@ fn win_probability(out: f32, scale: f32) -> f32 {
     ) as f32
 }
 
+/// Both sides' hidden layers, the first `hidden` units of each in use.
+type Hidden = [[f32; MAX_HIDDEN]; 2];
+
 /// The network in floating point, as trained.
 #[derive(Clone)]
 pub struct FloatNetwork {
-    /// `INPUTS` rows of `HIDDEN`.
+    /// Hidden units per side: one of `nnue::WIDTHS`.
+    hidden: usize,
+    /// `INPUTS` rows of `hidden`.
     input: Vec<f32>,
     input_bias: Vec<f32>,
-    /// The side to move's `HIDDEN`, then the other side's.
+    /// The side to move's `hidden`, then the other side's.
     output: Vec<f32>,
     output_bias: f32,
 }
 
 impl FloatNetwork {
-    /// Small random weights (seeded, so a run is reproducible).
-    pub fn random(seed: u64) -> FloatNetwork {
+    /// Small random weights (seeded, so a run is reproducible), `hidden`
+    /// units per side (one of `nnue::WIDTHS`).
+    pub fn random(hidden: usize, seed: u64) -> Result<FloatNetwork, String> {
+        if !WIDTHS.contains(&hidden) {
+            return Err(format!(
+                "a network has {WIDTHS:?} hidden units, not {hidden}"
+            ));
+        }
         let mut rng = SplitMix64::new(seed);
         let mut uniform = |limit: f32| {
             let unit = (rng.next_u64() >> 11) as f32 / (1u64 << 53) as f32;
             (2.0 * unit - 1.0) * limit
         };
         // About 30 inputs are active: keep a hidden unit's sum near 1.
-        let input = (0..INPUTS * HIDDEN).map(|_| uniform(0.15)).collect();
-        let input_bias = (0..HIDDEN).map(|_| uniform(0.1) + 0.1).collect();
-        let output = (0..2 * HIDDEN).map(|_| uniform(0.1)).collect();
-        FloatNetwork {
+        let input = (0..INPUTS * hidden).map(|_| uniform(0.15)).collect();
+        let input_bias = (0..hidden).map(|_| uniform(0.1) + 0.1).collect();
+        // Twice the units, half the weight: the output starts as small.
+        let output_limit = 0.1 * 128.0 / hidden as f32;
+        let output = (0..2 * hidden).map(|_| uniform(output_limit)).collect();
+        Ok(FloatNetwork {
+            hidden,
             input,
             input_bias,
             output,
             output_bias: 0.0,
-        }
+        })
+    }
+
+    /// Hidden units per side.
+    pub fn hidden_units(&self) -> usize {
+        self.hidden
     }
 
     #[cfg(test)]
@@ -117,9 +138,10 @@ impl FloatNetwork {
 
     fn zeros_like(&self) -> FloatNetwork {
         FloatNetwork {
+            hidden: self.hidden,
             input: vec![0.0; self.input.len()],
-            input_bias: vec![0.0; HIDDEN],
-            output: vec![0.0; 2 * HIDDEN],
+            input_bias: vec![0.0; self.hidden],
+            output: vec![0.0; 2 * self.hidden],
             output_bias: 0.0,
         }
     }
@@ -147,12 +169,14 @@ impl FloatNetwork {
     }
 
     /// Both hidden layers (side to move, other side), before activation.
-    fn hidden(&self, s: &Sample) -> [[f32; HIDDEN]; 2] {
-        let mut h = [[0.0f32; HIDDEN]; 2];
+    fn hidden(&self, s: &Sample) -> Hidden {
+        let n = self.hidden;
+        let mut h = [[0.0f32; MAX_HIDDEN]; 2];
         for (i, half) in h.iter_mut().enumerate() {
+            let half = &mut half[..n];
             half.copy_from_slice(&self.input_bias);
             for f in s.inputs(i) {
-                let row = &self.input[f * HIDDEN..(f + 1) * HIDDEN];
+                let row = &self.input[f * n..(f + 1) * n];
                 for (v, w) in half.iter_mut().zip(row) {
                     *v += w;
                 }
@@ -167,9 +191,9 @@ impl FloatNetwork {
         self.output_from(&h) * OUTPUT_SCALE as f32
     }
 
-    fn output_from(&self, h: &[[f32; HIDDEN]; 2]) -> f32 {
+    fn output_from(&self, h: &Hidden) -> f32 {
         let mut out = self.output_bias;
-        for (half, weights) in h.iter().zip(self.output.chunks(HIDDEN)) {
+        for (half, weights) in h.iter().zip(self.output.chunks(self.hidden)) {
             for (&x, &w) in half.iter().zip(weights) {
                 let c = x.clamp(0.0, 1.0);
                 out += c * c * w;
@@ -188,22 +212,24 @@ impl FloatNetwork {
         let k = OUTPUT_SCALE as f32 * std::f32::consts::LN_10 / scale;
         let g = 2.0 * err * p * (1.0 - p) * k;
         grad.output_bias += g;
+        let n = self.hidden;
         for (i, half) in h.iter().enumerate() {
-            let weights = &self.output[i * HIDDEN..(i + 1) * HIDDEN];
-            let mut dh = [0.0f32; HIDDEN];
-            for j in 0..HIDDEN {
+            let weights = &self.output[i * n..(i + 1) * n];
+            let mut dh = [0.0f32; MAX_HIDDEN];
+            let dh = &mut dh[..n];
+            for j in 0..n {
                 let c = half[j].clamp(0.0, 1.0);
-                grad.output[i * HIDDEN + j] += g * c * c;
+                grad.output[i * n + j] += g * c * c;
                 if half[j] > 0.0 && half[j] < 1.0 {
                     dh[j] = g * weights[j] * 2.0 * c;
                 }
             }
-            for (b, d) in grad.input_bias.iter_mut().zip(&dh) {
+            for (b, d) in grad.input_bias.iter_mut().zip(dh.iter()) {
                 *b += d;
             }
             for f in s.inputs(i) {
-                let row = &mut grad.input[f * HIDDEN..(f + 1) * HIDDEN];
-                for (w, d) in row.iter_mut().zip(&dh) {
+                let row = &mut grad.input[f * n..(f + 1) * n];
+                for (w, d) in row.iter_mut().zip(dh.iter()) {
                     *w += d;
                 }
             }
@@ -213,43 +239,50 @@ impl FloatNetwork {
 
     /// The mean squared error over `samples`.
     pub fn error(&self, samples: &[Sample], scale: f32) -> f64 {
-        let total: f64 = samples
-            .par_iter()
-            .map(|s| {
-                let p = win_probability(self.output_from(&self.hidden(s)), scale);
-                f64::from((p - s.label) * (p - s.label))
+        // Summed per chunk, then in chunk order: the same number every run.
+        let parts: Vec<f64> = samples
+            .par_chunks(CHUNK)
+            .map(|chunk| {
+                chunk
+                    .iter()
+                    .map(|s| {
+                        let p = win_probability(self.output_from(&self.hidden(s)), scale);
+                        f64::from((p - s.label) * (p - s.label))
+                    })
+                    .sum()
             })
-            .sum();
-        total / samples.len().max(1) as f64
+            .collect();
+        parts.iter().sum::<f64>() / samples.len().max(1) as f64
     }
 
     /// Rounds to the engine's fixed point.
     pub fn quantize(&self) -> Network {
+        match self.hidden {
+            128 => Network::Narrow(self.quantize_layers()),
+            _ => Network::Wide(self.quantize_layers()),
+        }
+    }
+
+    fn quantize_layers<const H: usize>(&self) -> Layers<H> {
+        debug_assert_eq!(H, self.hidden);
         let q =
             |w: f32, unit: i32| (w.clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT) * unit as f32).round() as i16;
-        let mut input = Box::new([[0i16; HIDDEN]; INPUTS]);
-        for (f, row) in input.iter_mut().enumerate() {
-            for (j, w) in row.iter_mut().enumerate() {
-                *w = q(self.input[f * HIDDEN + j], QA);
+        let mut layers = Layers::<H>::zeroed();
+        for (row, weights) in layers.input.iter_mut().zip(self.input.chunks(H)) {
+            for (w, &f) in row.iter_mut().zip(weights) {
+                *w = q(f, QA);
             }
         }
-        let mut input_bias = [0i16; HIDDEN];
-        for (b, &w) in input_bias.iter_mut().zip(&self.input_bias) {
+        for (b, &w) in layers.input_bias.iter_mut().zip(&self.input_bias) {
             *b = q(w, QA);
         }
-        let mut output = [[0i16; HIDDEN]; 2];
-        for (i, half) in output.iter_mut().enumerate() {
-            for (j, w) in half.iter_mut().enumerate() {
-                *w = q(self.output[i * HIDDEN + j], QB);
+        for (half, weights) in layers.output.iter_mut().zip(self.output.chunks(H)) {
+            for (w, &f) in half.iter_mut().zip(weights) {
+                *w = q(f, QB);
             }
         }
-        let output_bias = (self.output_bias * (QA * QB) as f32).round() as i32;
-        Network {
-            input,
-            input_bias,
-            output,
-            output_bias,
-        }
+        layers.output_bias = (self.output_bias * (QA * QB) as f32).round() as i32;
+        layers
     }
 }
 
@@ -298,19 +331,21 @@ impl Adam {
 }
 
 /// One pass over `samples` in minibatches of `batch`, telling `on_batch`
-/// the size of each one done; returns the mean squared error seen during
-/// the pass.
+/// the size of each one done and the mean squared error of the pass so far;
+/// returns the mean squared error seen during the pass.
 pub fn train_epoch(
     net: &mut FloatNetwork,
     adam: &mut Adam,
     samples: &[Sample],
     batch: usize,
     scale: f32,
-    mut on_batch: impl FnMut(usize),
+    mut on_batch: impl FnMut(usize, f64),
 ) -> f64 {
-    let mut total = 0.0f64;
+    let (mut total, mut seen) = (0.0f64, 0usize);
     for minibatch in samples.chunks(batch) {
-        let (grad, error) = minibatch
+        // Each chunk's gradient, then their sum in chunk order: the same
+        // floating-point sums whatever the threads, so a seed repeats a run.
+        let parts: Vec<(FloatNetwork, f64)> = minibatch
             .par_chunks(CHUNK)
             .map(|chunk| {
                 let mut grad = net.zeros_like();
@@ -320,14 +355,17 @@ pub fn train_epoch(
                     .sum();
                 (grad, f64::from(error))
             })
-            .reduce_with(|(mut g1, e1), (g2, e2)| {
-                g1.add_assign(&g2);
-                (g1, e1 + e2)
-            })
-            .expect("a non-empty batch");
+            .collect();
+        let mut parts = parts.into_iter();
+        let (mut grad, mut error) = parts.next().expect("a non-empty batch");
+        for (g, e) in parts {
+            grad.add_assign(&g);
+            error += e;
+        }
         adam.step(net, &grad, minibatch.len());
         total += error;
-        on_batch(minibatch.len());
+        seen += minibatch.len();
+        on_batch(minibatch.len(), total / seen as f64);
     }
     total / samples.len().max(1) as f64
 }
@@ -335,7 +373,6 @@ pub fn train_epoch(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::Accumulator;
     use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
 
     fn sample(fen: &str, result: f32) -> Sample {
@@ -360,7 +397,13 @@ mod tests {
 
     #[test]
     fn the_gradient_matches_finite_differences() {
-        let net = FloatNetwork::random(3);
+        for hidden in WIDTHS {
+            gradient_matches_finite_differences(hidden);
+        }
+    }
+
+    fn gradient_matches_finite_differences(hidden: usize) {
+        let net = FloatNetwork::random(hidden, 3).unwrap();
         let s = sample("r3k2r/ppp2ppp/8/3q4/8/2N5/PPP2PPP/R2QK2R b KQkq - 0 1", 0.8);
         let mut grad = net.zeros_like();
         net.backprop(&s, 350.0, &mut grad);
@@ -370,8 +413,8 @@ mod tests {
         };
         let probes = [
             ("output bias", usize::MAX),
-            ("output weight", INPUTS * HIDDEN + HIDDEN + 5),
-            ("input bias", INPUTS * HIDDEN + 7),
+            ("output weight", INPUTS * hidden + hidden + 5),
+            ("input bias", INPUTS * hidden + 7),
         ];
         for (name, index) in probes {
             let analytic = *grad.params().nth(index.min(net.len() - 1)).unwrap();
@@ -390,6 +433,13 @@ mod tests {
 
     #[test]
     fn training_fits_material_and_quantizes_faithfully() {
+        for hidden in WIDTHS {
+            fits_material_and_quantizes_faithfully(hidden);
+        }
+        assert!(FloatNetwork::random(100, 1).is_err());
+    }
+
+    fn fits_material_and_quantizes_faithfully(hidden: usize) {
         // White is a queen up in half the positions and a queen down in the
         // other half; the label says so.
         let up = "4k3/pppp4/8/8/8/8/PPPP4/3QK3";
@@ -404,11 +454,11 @@ mod tests {
                 ]
             })
             .collect();
-        let mut net = FloatNetwork::random(1);
+        let mut net = FloatNetwork::random(hidden, 1).unwrap();
         let mut adam = Adam::new(&net, 0.01);
         let before = net.error(&samples, 350.0);
         for _ in 0..60 {
-            train_epoch(&mut net, &mut adam, &samples, 64, 350.0, |_| {});
+            train_epoch(&mut net, &mut adam, &samples, 64, 350.0, |_, _| {});
         }
         let after = net.error(&samples, 350.0);
         assert!(
@@ -417,6 +467,7 @@ mod tests {
         );
         // The integer network agrees with the float one to a few centipawns.
         let quantized = net.quantize();
+        assert_eq!(quantized.hidden(), hidden);
         for fen in [format!("{up} w - - 0 1"), format!("{down} b - - 0 1")] {
             let pos: Chess = fen
                 .parse::<Fen>()
@@ -424,13 +475,13 @@ mod tests {
                 .into_position(CastlingMode::Standard)
                 .unwrap();
             let float = net.evaluate(&sample(&fen, 0.5));
-            let int = Accumulator::new(&quantized, pos.board()).evaluate(&quantized, pos.turn());
+            let int = quantized.evaluate(pos.board(), pos.turn());
             assert!(float > 300.0, "{fen}: {float}");
             // Rounding the output weights to 1/QB costs a few per cent at most.
             let tolerance = 5.0 + 0.03 * float.abs();
             assert!(
                 (float - int as f32).abs() < tolerance,
-                "{fen}: float {float}, integer {int}"
+                "{hidden} units, {fen}: float {float}, integer {int}"
             );
         }
     }

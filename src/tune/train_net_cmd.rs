@@ -63,6 +63,10 @@ pub struct TrainNetArgs {
     #[arg(long, default_value_t = 0.02, value_parser = fraction)]
     pub validation: f64,
 
+    /// Hidden units per side: 128 or 256.
+    #[arg(long, default_value_t = 128)]
+    pub hidden: usize,
+
     /// Seed of the initial weights and the shuffles.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -178,7 +182,9 @@ pub fn run_train_net(args: &TrainNetArgs) -> Result<(), String> {
 }
 
 fn train(args: &TrainNetArgs) -> Result<(), String> {
-    // An unwritable --out is found before minutes of reading and training.
+    // A bad width or an unwritable --out is found before minutes of reading
+    // and training.
+    let mut net = FloatNetwork::random(args.hidden, args.seed)?;
     PartialFile::check_writable(&args.out)?;
     let started = Instant::now();
     let mut samples = load(args)?;
@@ -187,13 +193,13 @@ fn train(args: &TrainNetArgs) -> Result<(), String> {
     let held_out = ((samples.len() as f64 * args.validation) as usize).min(samples.len() - 1);
     let (validation, training) = samples.split_at_mut(held_out);
     eprintln!(
-        "train-net: {} positions for training, {} held out, read in {:.1} s",
+        "train-net: 768 -> 2x{} -> 1, {} positions for training, {} held out, read in {:.1} s",
+        net.hidden_units(),
         training.len(),
         validation.len(),
         started.elapsed().as_secs_f64()
     );
     let scale = args.scale as f32;
-    let mut net = FloatNetwork::random(args.seed);
     let mut adam = Adam::new(&net, args.rate as f32);
     // One unit per position trained on, over every epoch: the estimate
     // moves within an epoch.
@@ -210,7 +216,10 @@ fn train(args: &TrainNetArgs) -> Result<(), String> {
             training,
             args.batch as usize,
             scale,
-            |n| bar.inc(n as u64),
+            |n, error| {
+                bar.set_message(format!("epoch {epoch}/{}, error {error:.6}", args.epochs));
+                bar.inc(n as u64)
+            },
         );
         let held = if validation.is_empty() {
             String::new()
