@@ -170,6 +170,49 @@ fn trains_a_wide_network_the_engine_reads() {
     the_engine_plays_with_it(&dir.join("wide.nnue"), &net);
 }
 
+/// `--fit-scale` reads binary records (here made by `convert`) and prints
+/// the scale that fits their scores to their results; it trains nothing and
+/// refuses text data, which has no separate score and result.
+#[test]
+fn fits_the_scale_of_binary_records() {
+    let dir = scratch("train-net-fit-scale");
+    let (text_data, bin) = (dir.join("scored.txt"), dir.join("scored.bin"));
+    // A queen up wins, a queen down loses, level positions draw: in
+    // `<FEN> | <eval> | <result>` lines with White's centipawns.
+    let mut lines = String::new();
+    for i in 0..40 {
+        let side = if i % 2 == 0 { "w" } else { "b" };
+        lines += &format!("{UP} {side} - - 0 1 | {} | 1\n", 400 + 10 * i);
+        lines += &format!("{DOWN} {side} - - 0 1 | {} | 0\n", -400 - 10 * i);
+        lines += &format!(
+            "4k3/pppp4/8/8/8/8/PPPP4/4K3 {side} - - 0 1 | {} | 0.5\n",
+            i - 20
+        );
+    }
+    std::fs::write(&text_data, lines).unwrap();
+    let run = stockman(&["convert", "--from", path(&text_data), "--out", path(&bin)]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let run = stockman(&["train-net", "--data", path(&bin), "--fit-scale"]);
+    let out = text(&run.stdout);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert!(
+        out.contains("fits the results of 120 records best"),
+        "{out}"
+    );
+    let scale: f64 = out
+        .split("scale ")
+        .nth(1)
+        .and_then(|s| s.split_whitespace().next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no scale in {out}"));
+    // Sure results from 400 cp on and draws within 20 cp: a sigmoid
+    // steeper than the default scale's (350) fits them better.
+    assert!((50.0..350.0).contains(&scale), "{out}");
+    let run = stockman(&["train-net", "--data", path(&text_data), "--fit-scale"]);
+    assert!(!run.status.success());
+    assert!(text(&run.stderr).contains("binary records"));
+}
+
 #[test]
 fn bad_input_is_refused() {
     let dir = scratch("train-net-bad");

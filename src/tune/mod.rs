@@ -18,6 +18,7 @@ pub mod label_engine;
 pub mod packed;
 pub mod pgn;
 pub mod sample;
+pub mod scale_fit;
 pub mod texel;
 pub mod train_net;
 pub mod train_net_cmd;

@@ -8,6 +8,7 @@ use super::packed::{
     RECORD_BYTES, Record, chunk_array, for_each_chunk, is_packed_file, record_place,
 };
 use super::sample::GameResult;
+use super::scale_fit::{error_at, fit_scale, undecided};
 use super::texel::sigmoid;
 use super::train_net::{Adam, FloatNetwork, Sample, train_epoch};
 use super::tune_cmd::positive;
@@ -31,8 +32,8 @@ pub struct TrainNetArgs {
     pub data: Vec<PathBuf>,
 
     /// Where the network goes (replaced after every epoch, through OUT.partial).
-    #[arg(long)]
-    pub out: PathBuf,
+    #[arg(long, required_unless_present = "fit_scale")]
+    pub out: Option<PathBuf>,
 
     /// Full passes over the training positions.
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=100_000))]
@@ -51,6 +52,12 @@ pub struct TrainNetArgs {
     /// so the network learns centipawns on the labeller's scale.
     #[arg(long, default_value_t = 350.0, value_parser = positive)]
     pub scale: f64,
+
+    /// Print the scale S that fits the binary records' scores to their
+    /// games' results best, and exit without training (then train with
+    /// `--scale S`).
+    #[arg(long)]
+    pub fit_scale: bool,
 
     /// Binary records' label: L·p + (1 − L)·result, p the score's win
     /// probability 1 / (1 + 10^(-score / S)) (S: --scale) and result the
@@ -178,14 +185,56 @@ fn shuffle<T>(items: &mut [T], rng: &mut SplitMix64) {
 
 pub fn run_train_net(args: &TrainNetArgs) -> Result<(), String> {
     let pool = super::pool(args.threads.map(|t| t as usize))?;
+    if args.fit_scale {
+        return pool.install(|| print_fitted_scale(args));
+    }
     pool.install(|| train(args))
+}
+
+/// `--fit-scale`: the scale that fits the records' scores to their results.
+fn print_fitted_scale(args: &TrainNetArgs) -> Result<(), String> {
+    let mut pairs: Vec<(i16, f64)> = Vec::new();
+    for path in &args.data {
+        if !is_packed_file(path) {
+            return Err(format!(
+                "{}: --fit-scale reads binary records (scores and results)",
+                path.display()
+            ));
+        }
+        for_each_chunk(path, CHUNK_RECORDS, |first, bytes| {
+            for (i, chunk) in bytes.chunks_exact(RECORD_BYTES).enumerate() {
+                let r = Record::unpack(chunk_array(chunk)?).map_err(|e| {
+                    format!(
+                        "{}: {}: {e}",
+                        path.display(),
+                        record_place(first + i as u64)
+                    )
+                })?;
+                if let (Some(score), Some(result)) = (r.score, r.result) {
+                    pairs.push((score, result.white_score()));
+                }
+            }
+            Ok(())
+        })?;
+    }
+    let (scale, error) =
+        fit_scale(&pairs).ok_or("no record with both a score (below 2000 cp) and a result")?;
+    let kept = undecided(&pairs);
+    println!(
+        "train-net: scale {scale:.0} fits the results of {} records best (error {error:.6}; at --scale {}: {:.6})",
+        kept.len(),
+        args.scale,
+        error_at(&kept, args.scale)
+    );
+    Ok(())
 }
 
 fn train(args: &TrainNetArgs) -> Result<(), String> {
     // A bad width or an unwritable --out is found before minutes of reading
     // and training.
     let mut net = FloatNetwork::random(args.hidden, args.seed)?;
-    PartialFile::check_writable(&args.out)?;
+    let out = args.out.as_ref().ok_or("--out names the network file")?;
+    PartialFile::check_writable(out)?;
     let started = Instant::now();
     let mut samples = load(args)?;
     let mut rng = SplitMix64::new(args.seed);
@@ -228,7 +277,7 @@ fn train(args: &TrainNetArgs) -> Result<(), String> {
         };
         // Through OUT.partial: a run killed while writing leaves the
         // previous epoch's network whole.
-        write_whole(&args.out, &net.quantize().to_bytes())?;
+        write_whole(out, &net.quantize().to_bytes())?;
         bar.log(&format!(
             "train-net: epoch {epoch}/{}: error {train_error:.6}{held}, rate {:.5}, {:.0} s",
             args.epochs,
@@ -239,7 +288,7 @@ fn train(args: &TrainNetArgs) -> Result<(), String> {
     bar.finish();
     println!(
         "train-net: wrote {} ({} positions, {} epochs)",
-        args.out.display(),
+        out.display(),
         training.len(),
         args.epochs
     );
