@@ -343,9 +343,9 @@ pub fn record_place(index: u64) -> String {
     format!("record {} (byte {byte})", index + 1)
 }
 
-/// Every record of a small file (tests, small tools).
-pub fn read_all(path: &Path) -> Result<Vec<Record>, String> {
-    let mut records = Vec::new();
+/// Hands `f` every record of a file in order, unpacked; a bad record ends
+/// the read with its place in the file.
+pub fn for_each_record(path: &Path, mut f: impl FnMut(Record)) -> Result<u64, String> {
     for_each_chunk(path, 4096, |first, bytes| {
         for (i, chunk) in bytes.chunks_exact(RECORD_BYTES).enumerate() {
             let record = Record::unpack(chunk_array(chunk)?).map_err(|e| {
@@ -355,10 +355,16 @@ pub fn read_all(path: &Path) -> Result<Vec<Record>, String> {
                     record_place(first + i as u64)
                 )
             })?;
-            records.push(record);
+            f(record);
         }
         Ok(())
-    })?;
+    })
+}
+
+/// Every record of a small file (tests, small tools).
+pub fn read_all(path: &Path) -> Result<Vec<Record>, String> {
+    let mut records = Vec::new();
+    for_each_record(path, |r| records.push(r))?;
     Ok(records)
 }
 

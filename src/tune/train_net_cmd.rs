@@ -5,7 +5,8 @@
 
 use super::dataset::parse_line;
 use super::packed::{
-    RECORD_BYTES, Record, chunk_array, for_each_chunk, is_packed_file, record_place,
+    RECORD_BYTES, Record, chunk_array, for_each_chunk, for_each_record, is_packed_file,
+    record_place,
 };
 use super::sample::GameResult;
 use super::scale_fit::{error_at, fit_scale, undecided};
@@ -201,20 +202,10 @@ fn print_fitted_scale(args: &TrainNetArgs) -> Result<(), String> {
                 path.display()
             ));
         }
-        for_each_chunk(path, CHUNK_RECORDS, |first, bytes| {
-            for (i, chunk) in bytes.chunks_exact(RECORD_BYTES).enumerate() {
-                let r = Record::unpack(chunk_array(chunk)?).map_err(|e| {
-                    format!(
-                        "{}: {}: {e}",
-                        path.display(),
-                        record_place(first + i as u64)
-                    )
-                })?;
-                if let (Some(score), Some(result)) = (r.score, r.result) {
-                    pairs.push((score, result.white_score()));
-                }
+        for_each_record(path, |r| {
+            if let (Some(score), Some(result)) = (r.score, r.result) {
+                pairs.push((score, result.white_score()));
             }
-            Ok(())
         })?;
     }
     let (scale, error) =
