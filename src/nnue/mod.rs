@@ -14,10 +14,14 @@ use std::sync::{Arc, OnceLock};
 
 /// Inputs: (own/their piece) × 6 roles × 64 squares, from one side's view.
 pub const INPUTS: usize = 768;
+/// Hidden units per side of a `Network::Narrow`.
+pub const NARROW: usize = 128;
+/// Hidden units per side of a `Network::Wide`.
+pub const WIDE: usize = 256;
 /// The hidden widths a network may have (units per side).
-pub const WIDTHS: [usize; 2] = [128, 256];
+pub const WIDTHS: [usize; 2] = [NARROW, WIDE];
 /// The widest hidden layer.
-pub const MAX_HIDDEN: usize = 256;
+pub const MAX_HIDDEN: usize = WIDE;
 /// The hidden layer's fixed-point unit: 1.0 is `QA`; activations clip to it.
 pub const QA: i32 = 255;
 /// The output weights' fixed-point unit.
@@ -117,7 +121,16 @@ impl<const H: usize> Layers<H> {
         ((sum / i64::from(QA)) as i32 + self.output_bias) * OUTPUT_SCALE / (QA * QB)
     }
 
+    /// The layers of a whole file whose header said `H` units: its length
+    /// must be that width's.
     fn read(r: &mut Reader) -> Result<Layers<H>, String> {
+        let expected = file_bytes(H);
+        if r.bytes.len() != expected {
+            return Err(format!(
+                "network file of {H} hidden units has {} bytes, expected {expected}",
+                r.bytes.len()
+            ));
+        }
         let mut layers = Layers::<H>::zeroed();
         for row in layers.input.iter_mut() {
             for w in row.iter_mut() {
@@ -207,8 +220,8 @@ impl Network {
     /// Hidden units per side.
     pub fn hidden(&self) -> usize {
         match self {
-            Network::Narrow(_) => 128,
-            Network::Wide(_) => 256,
+            Network::Narrow(_) => NARROW,
+            Network::Wide(_) => WIDE,
         }
     }
 
@@ -231,23 +244,13 @@ impl Network {
             bytes,
             at: MAGIC.len(),
         };
-        let hidden = r.u32() as usize;
-        if !WIDTHS.contains(&hidden) {
-            return Err(format!(
+        match r.u32() as usize {
+            NARROW => Ok(Network::Narrow(Layers::read(&mut r)?)),
+            WIDE => Ok(Network::Wide(Layers::read(&mut r)?)),
+            hidden => Err(format!(
                 "network has {hidden} hidden units; this build reads {WIDTHS:?}"
-            ));
+            )),
         }
-        let expected = file_bytes(hidden);
-        if bytes.len() != expected {
-            return Err(format!(
-                "network file of {hidden} hidden units has {} bytes, expected {expected}",
-                bytes.len()
-            ));
-        }
-        Ok(match hidden {
-            128 => Network::Narrow(Layers::read(&mut r)?),
-            _ => Network::Wide(Layers::read(&mut r)?),
-        })
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {

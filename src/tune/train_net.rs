@@ -5,7 +5,8 @@
 
 use super::texel::sigmoid;
 use crate::nnue::{
-    INPUTS, Layers, MAX_HIDDEN, Network, OUTPUT_SCALE, QA, QB, WEIGHT_LIMIT, WIDTHS, feature,
+    INPUTS, Layers, MAX_HIDDEN, NARROW, Network, OUTPUT_SCALE, QA, QB, WEIGHT_LIMIT, WIDTHS,
+    feature,
 };
 use crate::rng::SplitMix64;
 use rayon::prelude::*;
@@ -257,9 +258,11 @@ impl FloatNetwork {
 
     /// Rounds to the engine's fixed point.
     pub fn quantize(&self) -> Network {
-        match self.hidden {
-            128 => Network::Narrow(self.quantize_layers()),
-            _ => Network::Wide(self.quantize_layers()),
+        // `random` made the width one of `WIDTHS`.
+        if self.hidden == NARROW {
+            Network::Narrow(self.quantize_layers())
+        } else {
+            Network::Wide(self.quantize_layers())
         }
     }
 
