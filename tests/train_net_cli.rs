@@ -156,6 +156,40 @@ fn a_seed_repeats_a_run_whatever_the_threads() {
     assert!(one != other, "another seed gave the same network");
 }
 
+/// `--mirror` adds each training position with files a and h swapped (none
+/// of these can castle), not the held-out ones, and the network still learns.
+#[test]
+fn mirror_trains_on_the_mirrored_positions_too() {
+    let dir = scratch("train-net-mirror");
+    let (input, out) = (dir.join("data.txt"), dir.join("mirror.nnue"));
+    std::fs::write(&input, data()).unwrap();
+    let run = stockman(&[
+        "train-net",
+        "--data",
+        path(&input),
+        "--out",
+        path(&out),
+        "--mirror",
+        "--validation",
+        "0.1",
+        "--epochs",
+        "20",
+        "--batch",
+        "16",
+        "--rate",
+        "0.01",
+    ]);
+    let err = text(&run.stderr);
+    assert!(run.status.success(), "{err}");
+    assert!(
+        err.contains("232 positions for training (116 of them mirrors), 12 held out"),
+        "{err}"
+    );
+    let net = Network::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+    // The mirror of the queen-up position, which the data does not hold.
+    assert!(evaluate(&net, "3k4/4pppp/8/8/8/8/4PPPP/3KQ3 w - - 0 1") > 100);
+}
+
 /// `--hidden 256` makes the wider network: its file has the wider size,
 /// the engine's reader takes it and the engine plays with it.
 #[test]

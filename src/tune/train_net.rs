@@ -10,7 +10,7 @@ use crate::nnue::{
 };
 use crate::rng::SplitMix64;
 use rayon::prelude::*;
-use shakmaty::{Board, Color};
+use shakmaty::{Board, Color, Piece, Role, Square};
 
 /// Pieces on a board, at most.
 const MAX_PIECES: usize = 32;
@@ -49,6 +49,43 @@ impl Sample {
             count: count as u8,
             white_to_move: turn == Color::White,
             label,
+        })
+    }
+
+    /// The same position with files a and h swapped, which has the same
+    /// value by the rules' symmetry, or `None` where it may not: a king and
+    /// one of its rooks on their starting squares may still castle, and
+    /// castling is not symmetric (the inputs do not say whether it may).
+    pub fn file_mirrored(&self) -> Option<Sample> {
+        if self.may_castle() {
+            return None;
+        }
+        let mut white = self.white;
+        for f in &mut white[..self.count as usize] {
+            // Squares are the low six bits of a feature, files the low three.
+            *f ^= 7;
+        }
+        Some(Sample {
+            white,
+            count: self.count,
+            white_to_move: self.white_to_move,
+            label: self.label,
+        })
+    }
+
+    /// Whether a king and a rook of its colour stand on their starting squares.
+    fn may_castle(&self) -> bool {
+        let pieces = &self.white[..self.count as usize];
+        let on = |color, role, square| {
+            pieces.contains(&(feature(Color::White, Piece { color, role }, square) as u16))
+        };
+        [
+            (Color::White, Square::E1, Square::A1, Square::H1),
+            (Color::Black, Square::E8, Square::A8, Square::H8),
+        ]
+        .into_iter()
+        .any(|(color, king, a, h)| {
+            on(color, Role::King, king) && (on(color, Role::Rook, a) || on(color, Role::Rook, h))
         })
     }
 
@@ -385,6 +422,44 @@ mod tests {
             .into_position(CastlingMode::Standard)
             .unwrap();
         Sample::new(pos.board(), pos.turn(), result).unwrap()
+    }
+
+    #[test]
+    fn a_file_mirror_is_the_mirrored_position_unless_castling_may_be_possible() {
+        let sorted = |s: &Sample| {
+            let mut f = s.white[..s.count as usize].to_vec();
+            f.sort_unstable();
+            (f, s.white_to_move, s.label)
+        };
+        let mirrored = sample("8/5k2/8/3p4/8/2N5/1K5R/8 b - - 0 1", 0.25)
+            .file_mirrored()
+            .unwrap();
+        let expected = sample("8/2k5/8/4p3/8/5N2/R5K1/8 b - - 0 1", 0.25);
+        assert_eq!(sorted(&mirrored), sorted(&expected));
+        let net = FloatNetwork::random(NARROW, 3).unwrap();
+        assert_eq!(net.evaluate(&mirrored), net.evaluate(&expected));
+        // A king and a rook at home: castling may be possible.
+        assert!(
+            sample("4k3/8/8/8/8/8/8/4K2R w - - 0 1", 0.5)
+                .file_mirrored()
+                .is_none()
+        );
+        assert!(
+            sample("r3k3/8/8/8/8/8/8/4K3 w - - 0 1", 0.5)
+                .file_mirrored()
+                .is_none()
+        );
+        // The king at home without a rook at home, and the rook without the king.
+        assert!(
+            sample("4k3/8/8/8/8/8/8/R2K4 w - - 0 1", 0.5)
+                .file_mirrored()
+                .is_some()
+        );
+        assert!(
+            sample("4k3/8/8/8/8/8/8/4K1R1 w - - 0 1", 0.5)
+                .file_mirrored()
+                .is_some()
+        );
     }
 
     #[test]

@@ -71,6 +71,13 @@ pub struct TrainNetArgs {
     #[arg(long, default_value_t = 0.02, value_parser = fraction)]
     pub validation: f64,
 
+    /// Also train on every training position mirrored left to right (files
+    /// a and h swapped), which has the same value, except where a king and
+    /// a rook still stand on their starting squares (castling may be
+    /// possible there); the held-out positions are left as read.
+    #[arg(long)]
+    pub mirror: bool,
+
     /// Hidden units per side: 128 or 256.
     #[arg(long, default_value_t = 128)]
     pub hidden: usize,
@@ -231,9 +238,24 @@ fn train(args: &TrainNetArgs) -> Result<(), String> {
     let mut rng = SplitMix64::new(args.seed);
     shuffle(&mut samples, &mut rng);
     let held_out = ((samples.len() as f64 * args.validation) as usize).min(samples.len() - 1);
-    let (validation, training) = samples.split_at_mut(held_out);
+    let mut training = samples.split_off(held_out);
+    let validation = samples;
+    let read = training.len();
+    if args.mirror {
+        // After the split, so no position is held out while its mirror is trained on.
+        let mirrors: Vec<Sample> = training
+            .par_iter()
+            .filter_map(Sample::file_mirrored)
+            .collect();
+        training.extend(mirrors);
+    }
+    let mirrored = if args.mirror {
+        format!(" ({} of them mirrors)", training.len() - read)
+    } else {
+        String::new()
+    };
     eprintln!(
-        "train-net: 768 -> 2x{} -> 1, {} positions for training, {} held out, read in {:.1} s",
+        "train-net: 768 -> 2x{} -> 1, {} positions for training{mirrored}, {} held out, read in {:.1} s",
         net.hidden_units(),
         training.len(),
         validation.len(),
@@ -249,11 +271,11 @@ fn train(args: &TrainNetArgs) -> Result<(), String> {
         let progress = (epoch - 1) as f64 / args.epochs as f64;
         let cosine = 0.5 * (1.0 + (std::f64::consts::PI * progress).cos());
         adam.rate = (args.rate * (0.1 + 0.9 * cosine)) as f32;
-        shuffle(training, &mut rng);
+        shuffle(&mut training, &mut rng);
         let train_error = train_epoch(
             &mut net,
             &mut adam,
-            training,
+            &training,
             args.batch as usize,
             scale,
             |n, error| {
@@ -264,7 +286,7 @@ fn train(args: &TrainNetArgs) -> Result<(), String> {
         let held = if validation.is_empty() {
             String::new()
         } else {
-            format!(", held out {:.6}", net.error(validation, scale))
+            format!(", held out {:.6}", net.error(&validation, scale))
         };
         // Through OUT.partial: a run killed while writing leaves the
         // previous epoch's network whole.
