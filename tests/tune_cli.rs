@@ -298,6 +298,58 @@ fn tune_writes_the_generated_source() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Data lines of a datagen run with `extra` arguments, and its header.
+fn datagen_with(dir: &Path, name: &str, extra: &[&str]) -> (String, Vec<String>) {
+    let out = dir.join(name);
+    let mut args = vec![
+        "datagen",
+        "--out",
+        path(&out),
+        "--games",
+        "2",
+        "--nodes",
+        "300",
+        "--seed",
+        "5",
+    ];
+    args.extend(extra);
+    let o = stockman(&args);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let data = std::fs::read_to_string(&out).unwrap();
+    let header = data.lines().next().unwrap().to_string();
+    let lines = data
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(String::from)
+        .collect();
+    (header, lines)
+}
+
+/// `--evaluation classical` and `--eval-file` change what the players search
+/// with, and the header says so: the shipped network's file plays the very
+/// games of the built-in network, another network or the classical
+/// evaluation other games.
+#[test]
+fn datagen_plays_with_the_chosen_evaluation() {
+    let dir = scratch("datagen-evaluation");
+    let net = |name: &str| format!("{}/net/{name}", env!("CARGO_MANIFEST_DIR"));
+    let (_, built_in) = datagen_with(&dir, "built-in.txt", &[]);
+    let shipped = net("stockman.nnue");
+    let (header, same) = datagen_with(&dir, "file.txt", &["--eval-file", &shipped]);
+    assert!(
+        header.contains(&format!("--eval-file {shipped}")),
+        "{header}"
+    );
+    assert_eq!(same, built_in);
+    let own = net("own-128.nnue");
+    let (_, other) = datagen_with(&dir, "own.txt", &["--eval-file", &own]);
+    assert_ne!(other, built_in);
+    let (header, classical) = datagen_with(&dir, "classical.txt", &["--evaluation", "classical"]);
+    assert!(header.contains("--evaluation classical"), "{header}");
+    assert_ne!(classical, built_in);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn bad_input_is_refused() {
     let dir = scratch("bad");
@@ -310,6 +362,36 @@ fn bad_input_is_refused() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     };
     fails(&["datagen", "--out", path(&out), "--games", "0"], "--games");
+    let not_a_network = format!("{}/Cargo.toml", env!("CARGO_MANIFEST_DIR"));
+    for (flag, value, says) in [
+        (
+            "--eval-file",
+            not_a_network.as_str(),
+            "not a Stockman network",
+        ),
+        ("--eval-file", "/no/such/net.nnue", "/no/such/net.nnue"),
+        ("--evaluation", "sparkly", "unknown evaluation 'sparkly'"),
+    ] {
+        fails(
+            &["datagen", "--out", path(&out), "--games", "1", flag, value],
+            says,
+        );
+    }
+    fails(
+        &[
+            "datagen",
+            "--out",
+            path(&out),
+            "--games",
+            "1",
+            "--evaluation",
+            "classical",
+            "--eval-file",
+            &not_a_network,
+        ],
+        "cannot be used with",
+    );
+    assert!(!out.exists(), "a refused run wrote {}", out.display());
     fails(&["datagen", "--out", path(&out)], "--games");
     fails(
         &[

@@ -8,11 +8,13 @@
 use super::packed::{Record, clamp_score};
 use super::sample::{GameResult, QuietCheck, format_line, is_noisy, keep_at_most};
 use crate::board::Board;
+use crate::nnue::Network;
 use crate::rng::{SplitMix64, mix};
 use crate::score::{Depth, Score};
-use crate::search::{Limits, ReusableSearch, SearchParams, search};
+use crate::search::{Evaluation, Limits, ReusableSearch, SearchParams, search};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode};
+use std::sync::Arc;
 
 /// A score at least this large (centipawns, either way) ...
 pub const RESIGN_SCORE: i32 = 1000;
@@ -51,6 +53,9 @@ pub struct SelfPlay {
     /// Keep at most this many of a game's positions, drawn with the game's
     /// random generator after the game (which it does not change).
     pub per_game: Option<usize>,
+    /// The players' evaluation, and the network when it is `Network`.
+    pub evaluation: Evaluation,
+    pub network: Arc<Network>,
 }
 
 /// Why a game ended.
@@ -126,6 +131,8 @@ impl Player {
             search: ReusableSearch::new(cfg.hash_mb)?,
             params: SearchParams {
                 move_overhead_ms: 0,
+                evaluation: cfg.evaluation,
+                network: Arc::clone(&cfg.network),
                 ..SearchParams::default()
             },
             limits,
@@ -308,6 +315,8 @@ mod tests {
             max_plies: 120,
             hash_mb: 1,
             per_game: None,
+            evaluation: Evaluation::Network,
+            network: Network::embedded(),
         }
     }
 

@@ -10,15 +10,18 @@ use super::pgn::{game_positions, parse_pgn};
 use super::sample::{GameResult, QuietCheck, format_line, keep_at_most};
 use crate::board::parse_fen;
 use crate::files::PartialFile;
+use crate::nnue::Network;
 use crate::positions::parse_epd_positions;
 use crate::research::progress::Progress;
 use crate::rng::{SplitMix64, mix};
 use crate::score::Depth;
+use crate::search::Evaluation;
 use clap::{Args, ValueEnum};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The default openings: 500 balanced positions 8 plies from the start.
@@ -85,11 +88,26 @@ pub struct DatagenArgs {
     #[arg(long, conflicts_with_all = ["games", "nodes", "depth", "openings", "random_plies", "seed"])]
     pub pgn: Option<PathBuf>,
 
+    /// The evaluation the players search with: `network` (the engine's) or
+    /// `classical` (hand-written; data free of any network's origin).
+    #[arg(long, default_value = "network", value_parser = parse_evaluation,
+          conflicts_with = "pgn")]
+    pub evaluation: Evaluation,
+
+    /// The network the players search with instead of the built-in one (a
+    /// file `train-net` wrote), as `setoption name EvalFile` does.
+    #[arg(long, conflicts_with_all = ["pgn", "evaluation"])]
+    pub eval_file: Option<PathBuf>,
+
     /// Keep at most this many positions of each game, chosen at random with
     /// the game's own seeded generator (with --pgn: one seeded by the game's
     /// number), so a run stays reproducible [default: all of them].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub per_game: Option<u64>,
+}
+
+fn parse_evaluation(s: &str) -> Result<Evaluation, String> {
+    s.parse()
 }
 
 /// The format of datagen's output.
@@ -112,6 +130,23 @@ impl DatagenArgs {
     }
 
     /// ` --per-game N` for the header line, or nothing.
+    /// How the players evaluate, as the command line says it ("" by default).
+    fn evaluation_text(&self) -> String {
+        match (&self.eval_file, self.evaluation) {
+            (Some(file), _) => format!(" --eval-file {}", file.display()),
+            (None, Evaluation::Classical) => " --evaluation classical".to_string(),
+            (None, Evaluation::Network) => String::new(),
+        }
+    }
+
+    /// The network the players use: `--eval-file`'s or the built-in one.
+    fn network(&self) -> Result<Arc<Network>, String> {
+        match &self.eval_file {
+            Some(file) => Network::load(&file.display().to_string()).map(Arc::new),
+            None => Ok(Network::embedded()),
+        }
+    }
+
     fn per_game_text(&self) -> String {
         self.per_game
             .map(|n| format!(" --per-game {n}"))
@@ -252,6 +287,8 @@ fn self_play(args: &DatagenArgs, threads: usize) -> Result<(), String> {
         max_plies: args.max_plies,
         hash_mb: args.hash as usize,
         per_game: args.per_game.map(|n| n as usize),
+        evaluation: args.evaluation,
+        network: args.network()?,
     };
     let limit_text = match limit {
         MoveLimit::Nodes(n) => format!("--nodes {n}"),
@@ -260,12 +297,13 @@ fn self_play(args: &DatagenArgs, threads: usize) -> Result<(), String> {
     let mut out = Sink::create(args)?;
     out.comment(&format!(
         "stockman datagen --games {games} {limit_text} --seed {} --random-plies {} \
-         --max-plies {} --hash {}{} (openings: {openings_name}; stockman {})",
+         --max-plies {} --hash {}{}{} (openings: {openings_name}; stockman {})",
         args.seed,
         args.random_plies,
         args.max_plies,
         args.hash,
         args.per_game_text(),
+        args.evaluation_text(),
         env!("CARGO_PKG_VERSION")
     ))?;
     out.comment("self-play, labels: the game result for White (1.0, 0.5, 0.0)")?;
