@@ -389,7 +389,7 @@ fn bad_input_is_refused() {
             "--eval-file",
             &not_a_network,
         ],
-        "cannot be used with",
+        "--evaluation classical does not use",
     );
     assert!(!out.exists(), "a refused run wrote {}", out.display());
     fails(&["datagen", "--out", path(&out)], "--games");

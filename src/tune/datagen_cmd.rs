@@ -96,7 +96,7 @@ pub struct DatagenArgs {
 
     /// The network the players search with instead of the built-in one (a
     /// file `train-net` wrote), as `setoption name EvalFile` does.
-    #[arg(long, conflicts_with_all = ["pgn", "evaluation"])]
+    #[arg(long, conflicts_with = "pgn")]
     pub eval_file: Option<PathBuf>,
 
     /// Keep at most this many positions of each game, chosen at random with
@@ -141,9 +141,14 @@ impl DatagenArgs {
 
     /// The network the players use: `--eval-file`'s or the built-in one.
     fn network(&self) -> Result<Arc<Network>, String> {
-        match &self.eval_file {
-            Some(file) => Network::load(&file.display().to_string()).map(Arc::new),
-            None => Ok(Network::embedded()),
+        match (&self.eval_file, self.evaluation) {
+            (Some(_), Evaluation::Classical) => {
+                Err("--eval-file names a network, which --evaluation classical does not use".into())
+            }
+            (Some(file), Evaluation::Network) => {
+                Network::load(&file.display().to_string()).map(Arc::new)
+            }
+            (None, _) => Ok(Network::embedded()),
         }
     }
 
