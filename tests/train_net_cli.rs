@@ -190,6 +190,47 @@ fn mirror_trains_on_the_mirrored_positions_too() {
     assert!(evaluate(&net, "3k4/4pppp/8/8/8/8/4PPPP/3KQ3 w - - 0 1") > 100);
 }
 
+/// `--validation-data` measures the held-out error on another file's
+/// positions and trains on every position of --data.
+#[test]
+fn validation_data_is_held_out_whole() {
+    let dir = scratch("train-net-validation-data");
+    let (input, out) = (dir.join("data.txt"), dir.join("net.nnue"));
+    std::fs::write(&input, data()).unwrap();
+    let other = dir.join("other.txt");
+    std::fs::write(&other, format!("{UP} w - - 0 1 | 900 | 0.95\n")).unwrap();
+    let run = stockman(&[
+        "train-net",
+        "--data",
+        path(&input),
+        "--validation-data",
+        path(&other),
+        "--out",
+        path(&out),
+        "--epochs",
+        "2",
+    ]);
+    let err = text(&run.stderr);
+    assert!(run.status.success(), "{err}");
+    assert!(
+        err.contains("128 positions for training, 1 held out"),
+        "{err}"
+    );
+    let both = stockman(&[
+        "train-net",
+        "--data",
+        path(&input),
+        "--validation-data",
+        path(&other),
+        "--validation",
+        "0.1",
+        "--out",
+        path(&out),
+    ]);
+    assert!(!both.status.success());
+    assert!(text(&both.stderr).contains("cannot be used with"));
+}
+
 /// `--hidden 256` makes the wider network: its file has the wider size,
 /// the engine's reader takes it and the engine plays with it.
 #[test]

@@ -71,6 +71,13 @@ pub struct TrainNetArgs {
     #[arg(long, default_value_t = 0.02, value_parser = fraction)]
     pub validation: f64,
 
+    /// Measure the held-out error on the positions of these files (other
+    /// games than the training data's, say another datagen seed) instead of
+    /// holding out a fraction of --data, which shares games with the
+    /// positions trained on. Repeat for several files.
+    #[arg(long, conflicts_with = "validation")]
+    pub validation_data: Vec<PathBuf>,
+
     /// Also train on every training position mirrored left to right (files
     /// a and h swapped), which has the same value, except where a king and
     /// a rook still stand on their starting squares (castling may be
@@ -168,10 +175,10 @@ fn load_text(path: &Path, samples: &mut Vec<Sample>) -> Result<(), String> {
     Ok(())
 }
 
-/// Reads every position of `args.data`.
-fn load(args: &TrainNetArgs) -> Result<Vec<Sample>, String> {
+/// Reads every position of `paths`.
+fn load(paths: &[PathBuf], args: &TrainNetArgs) -> Result<Vec<Sample>, String> {
     let mut samples = Vec::new();
-    for path in &args.data {
+    for path in paths {
         if is_packed_file(path) {
             load_packed(path, args, &mut samples)?;
         } else {
@@ -234,12 +241,16 @@ fn train(args: &TrainNetArgs) -> Result<(), String> {
     let out = args.out.as_ref().ok_or("--out names the network file")?;
     PartialFile::check_writable(out)?;
     let started = Instant::now();
-    let mut samples = load(args)?;
+    let mut samples = load(&args.data, args)?;
     let mut rng = SplitMix64::new(args.seed);
     shuffle(&mut samples, &mut rng);
-    let held_out = ((samples.len() as f64 * args.validation) as usize).min(samples.len() - 1);
-    let mut training = samples.split_off(held_out);
-    let validation = samples;
+    let (mut training, validation) = if args.validation_data.is_empty() {
+        let held_out = ((samples.len() as f64 * args.validation) as usize).min(samples.len() - 1);
+        let training = samples.split_off(held_out);
+        (training, samples)
+    } else {
+        (samples, load(&args.validation_data, args)?)
+    };
     let read = training.len();
     if args.mirror {
         // After the split, so no position is held out while its mirror is trained on.
