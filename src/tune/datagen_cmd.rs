@@ -129,7 +129,6 @@ impl DatagenArgs {
         })
     }
 
-    /// ` --per-game N` for the header line, or nothing.
     /// How the players evaluate, as the command line says it ("" by default).
     fn evaluation_text(&self) -> String {
         match (&self.eval_file, self.evaluation) {
@@ -152,6 +151,7 @@ impl DatagenArgs {
         }
     }
 
+    /// ` --per-game N` for the header line, or nothing.
     fn per_game_text(&self) -> String {
         self.per_game
             .map(|n| format!(" --per-game {n}"))
