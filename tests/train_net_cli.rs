@@ -122,26 +122,26 @@ fn the_engine_plays_with_it(file: &std::path::Path, net: &Network) {
     assert_eq!(engine_network_eval(&mut e, &fen), built_in);
 }
 
-/// Trains on `data()` with `extra` arguments; the network file's bytes.
-fn train(dir: &std::path::Path, name: &str, extra: &[&str]) -> Vec<u8> {
+/// Runs train-net on `data()` (written to DIR/data.txt) into DIR/NAME with
+/// `extra` arguments.
+fn run_on_data(dir: &std::path::Path, name: &str, extra: &[&str]) -> std::process::Output {
     let (input, out) = (dir.join("data.txt"), dir.join(name));
     std::fs::write(&input, data()).unwrap();
-    let mut args = vec![
-        "train-net",
-        "--data",
-        path(&input),
-        "--out",
-        path(&out),
-        "--batch",
-        "8",
-    ];
+    let mut args = vec!["train-net", "--data", path(&input), "--out", path(&out)];
+    args.extend(extra);
+    stockman(&args)
+}
+
+/// Trains on `data()` with `extra` arguments; the network file's bytes.
+fn train(dir: &std::path::Path, name: &str, extra: &[&str]) -> Vec<u8> {
+    let mut args = vec!["--batch", "8"];
     args.extend(extra);
     if !extra.contains(&"--epochs") {
         args.extend(["--epochs", "3"]);
     }
-    let run = stockman(&args);
+    let run = run_on_data(dir, name, &args);
     assert!(run.status.success(), "{}", text(&run.stderr));
-    std::fs::read(&out).unwrap()
+    std::fs::read(dir.join(name)).unwrap()
 }
 
 /// A seed repeats a run byte for byte, on one thread or two (gradients are
@@ -161,31 +161,28 @@ fn a_seed_repeats_a_run_whatever_the_threads() {
 #[test]
 fn mirror_trains_on_the_mirrored_positions_too() {
     let dir = scratch("train-net-mirror");
-    let (input, out) = (dir.join("data.txt"), dir.join("mirror.nnue"));
-    std::fs::write(&input, data()).unwrap();
-    let run = stockman(&[
-        "train-net",
-        "--data",
-        path(&input),
-        "--out",
-        path(&out),
-        "--mirror",
-        "--validation",
-        "0.1",
-        "--epochs",
-        "20",
-        "--batch",
-        "16",
-        "--rate",
-        "0.01",
-    ]);
+    let run = run_on_data(
+        &dir,
+        "mirror.nnue",
+        &[
+            "--mirror",
+            "--validation",
+            "0.1",
+            "--epochs",
+            "20",
+            "--batch",
+            "16",
+            "--rate",
+            "0.01",
+        ],
+    );
     let err = text(&run.stderr);
     assert!(run.status.success(), "{err}");
     assert!(
         err.contains("232 positions for training (116 of them mirrors), 12 held out"),
         "{err}"
     );
-    let net = Network::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+    let net = Network::from_bytes(&std::fs::read(dir.join("mirror.nnue")).unwrap()).unwrap();
     // The mirror of the queen-up position, which the data does not hold.
     assert!(evaluate(&net, "3k4/4pppp/8/8/8/8/4PPPP/3KQ3 w - - 0 1") > 100);
 }
@@ -195,38 +192,24 @@ fn mirror_trains_on_the_mirrored_positions_too() {
 #[test]
 fn validation_data_is_held_out_whole() {
     let dir = scratch("train-net-validation-data");
-    let (input, out) = (dir.join("data.txt"), dir.join("net.nnue"));
-    std::fs::write(&input, data()).unwrap();
     let other = dir.join("other.txt");
     std::fs::write(&other, format!("{UP} w - - 0 1 | 900 | 0.95\n")).unwrap();
-    let run = stockman(&[
-        "train-net",
-        "--data",
-        path(&input),
-        "--validation-data",
-        path(&other),
-        "--out",
-        path(&out),
-        "--epochs",
-        "2",
-    ]);
+    let run = run_on_data(
+        &dir,
+        "net.nnue",
+        &["--validation-data", path(&other), "--epochs", "2"],
+    );
     let err = text(&run.stderr);
     assert!(run.status.success(), "{err}");
     assert!(
         err.contains("128 positions for training, 1 held out"),
         "{err}"
     );
-    let both = stockman(&[
-        "train-net",
-        "--data",
-        path(&input),
-        "--validation-data",
-        path(&other),
-        "--validation",
-        "0.1",
-        "--out",
-        path(&out),
-    ]);
+    let both = run_on_data(
+        &dir,
+        "net.nnue",
+        &["--validation-data", path(&other), "--validation", "0.1"],
+    );
     assert!(!both.status.success());
     assert!(text(&both.stderr).contains("cannot be used with"));
 }

@@ -12,7 +12,12 @@ use std::path::Path;
 use std::process::Output;
 
 fn datagen(out: &Path, seed: &str) -> Output {
-    stockman(&[
+    datagen_extra(out, seed, &[])
+}
+
+/// Two games at 300 nodes a move with `seed`, and `extra` arguments.
+fn datagen_extra(out: &Path, seed: &str, extra: &[&str]) -> Output {
+    let mut args = vec![
         "datagen",
         "--out",
         path(out),
@@ -24,7 +29,9 @@ fn datagen(out: &Path, seed: &str) -> Output {
         "2",
         "--seed",
         seed,
-    ])
+    ];
+    args.extend(extra);
+    stockman(&args)
 }
 
 /// Checks every data line: a FEN of six fields and a result in brackets.
@@ -301,19 +308,7 @@ fn tune_writes_the_generated_source() {
 /// Data lines of a datagen run with `extra` arguments, and its header.
 fn datagen_with(dir: &Path, name: &str, extra: &[&str]) -> (String, Vec<String>) {
     let out = dir.join(name);
-    let mut args = vec![
-        "datagen",
-        "--out",
-        path(&out),
-        "--games",
-        "2",
-        "--nodes",
-        "300",
-        "--seed",
-        "5",
-    ];
-    args.extend(extra);
-    let o = stockman(&args);
+    let o = datagen_extra(&out, "5", extra);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let data = std::fs::read_to_string(&out).unwrap();
     let header = data.lines().next().unwrap().to_string();
@@ -363,34 +358,22 @@ fn bad_input_is_refused() {
     };
     fails(&["datagen", "--out", path(&out), "--games", "0"], "--games");
     let not_a_network = format!("{}/Cargo.toml", env!("CARGO_MANIFEST_DIR"));
-    for (flag, value, says) in [
+    for (extra, says) in [
         (
-            "--eval-file",
-            not_a_network.as_str(),
+            &["--eval-file", &not_a_network][..],
             "not a Stockman network",
         ),
-        ("--eval-file", "/no/such/net.nnue", "/no/such/net.nnue"),
-        ("--evaluation", "sparkly", "unknown evaluation 'sparkly'"),
+        (&["--eval-file", "/no/such/net.nnue"], "/no/such/net.nnue"),
+        (&["--evaluation", "sparkly"], "unknown evaluation 'sparkly'"),
+        (
+            &["--evaluation", "classical", "--eval-file", &not_a_network],
+            "--evaluation classical does not use",
+        ),
     ] {
-        fails(
-            &["datagen", "--out", path(&out), "--games", "1", flag, value],
-            says,
-        );
+        let mut args = vec!["datagen", "--out", path(&out), "--games", "1"];
+        args.extend(extra);
+        fails(&args, says);
     }
-    fails(
-        &[
-            "datagen",
-            "--out",
-            path(&out),
-            "--games",
-            "1",
-            "--evaluation",
-            "classical",
-            "--eval-file",
-            &not_a_network,
-        ],
-        "--evaluation classical does not use",
-    );
     assert!(!out.exists(), "a refused run wrote {}", out.display());
     fails(&["datagen", "--out", path(&out)], "--games");
     fails(

@@ -60,17 +60,12 @@ impl Sample {
         if self.may_castle() {
             return None;
         }
-        let mut white = self.white;
-        for f in &mut white[..self.count as usize] {
+        let mut mirror = self.clone();
+        for f in &mut mirror.white[..mirror.count as usize] {
             // Squares are the low six bits of a feature, files the low three.
             *f ^= 7;
         }
-        Some(Sample {
-            white,
-            count: self.count,
-            white_to_move: self.white_to_move,
-            label: self.label,
-        })
+        Some(mirror)
     }
 
     /// Whether a king and a rook of its colour stand on their starting squares.
@@ -438,28 +433,16 @@ mod tests {
         assert_eq!(sorted(&mirrored), sorted(&expected));
         let net = FloatNetwork::random(NARROW, 3).unwrap();
         assert_eq!(net.evaluate(&mirrored), net.evaluate(&expected));
-        // A king and a rook at home: castling may be possible.
-        assert!(
-            sample("4k3/8/8/8/8/8/8/4K2R w - - 0 1", 0.5)
-                .file_mirrored()
-                .is_none()
-        );
-        assert!(
-            sample("r3k3/8/8/8/8/8/8/4K3 w - - 0 1", 0.5)
-                .file_mirrored()
-                .is_none()
-        );
-        // The king at home without a rook at home, and the rook without the king.
-        assert!(
-            sample("4k3/8/8/8/8/8/8/R2K4 w - - 0 1", 0.5)
-                .file_mirrored()
-                .is_some()
-        );
-        assert!(
-            sample("4k3/8/8/8/8/8/8/4K1R1 w - - 0 1", 0.5)
-                .file_mirrored()
-                .is_some()
-        );
+        // A king and a rook at home: castling may be possible; the king at
+        // home without a rook at home, or the rook without the king: not.
+        for (fen, mirrors) in [
+            ("4k3/8/8/8/8/8/8/4K2R w - - 0 1", false),
+            ("r3k3/8/8/8/8/8/8/4K3 w - - 0 1", false),
+            ("4k3/8/8/8/8/8/8/R2K4 w - - 0 1", true),
+            ("4k3/8/8/8/8/8/8/4K1R1 w - - 0 1", true),
+        ] {
+            assert_eq!(sample(fen, 0.5).file_mirrored().is_some(), mirrors, "{fen}");
+        }
     }
 
     #[test]

@@ -251,20 +251,16 @@ fn train(args: &TrainNetArgs) -> Result<(), String> {
     } else {
         (samples, load(&args.validation_data, args)?)
     };
-    let read = training.len();
+    let mut mirrored = String::new();
     if args.mirror {
         // After the split, so no position is held out while its mirror is trained on.
         let mirrors: Vec<Sample> = training
             .par_iter()
             .filter_map(Sample::file_mirrored)
             .collect();
+        mirrored = format!(" ({} of them mirrors)", mirrors.len());
         training.extend(mirrors);
     }
-    let mirrored = if args.mirror {
-        format!(" ({} of them mirrors)", training.len() - read)
-    } else {
-        String::new()
-    };
     eprintln!(
         "train-net: 768 -> 2x{} -> 1, {} positions for training{mirrored}, {} held out, read in {:.1} s",
         net.hidden_units(),
