@@ -4,14 +4,19 @@
 
 use std::path::PathBuf;
 
-/// The size of a network `hidden` units wide: magic, hidden size, i16
-/// weights and biases (768 x hidden + hidden + 2 x hidden), output bias.
-const fn network_bytes(hidden: u64) -> u64 {
-    8 + 4 + 2 * (768 * hidden + hidden + 2 * hidden) + 4
+/// The size of a network `hidden` units wide with `buckets` output layers
+/// (src/nnue/mod.rs, `file_bytes`): magic, hidden size, the bucket count
+/// unless one, i16 input weights and biases (768 x hidden + hidden), each
+/// bucket's 2 x hidden i16 output weights and its i32 output bias.
+const fn network_bytes(hidden: u64, buckets: u64) -> u64 {
+    let header = if buckets == 1 { 8 + 4 } else { 8 + 4 + 4 };
+    header + 2 * (768 * hidden + hidden) + buckets * (2 * 2 * hidden + 4)
 }
 
 /// The widths the engine reads (src/nnue/mod.rs, `WIDTHS`).
 const WIDTHS: [u64; 2] = [128, 256];
+/// The most output buckets it reads (src/nnue/mod.rs, `MAX_BUCKETS`).
+const MAX_BUCKETS: u64 = 8;
 
 fn main() {
     println!("cargo:rerun-if-env-changed=EVALFILE");
@@ -25,16 +30,25 @@ fn main() {
         Ok(_) => fail(&path, "is not a regular file"),
         Err(e) => fail(&path, &e.to_string()),
     };
-    if !WIDTHS.iter().any(|&h| network_bytes(h) == size) {
-        let sizes: Vec<String> = WIDTHS
+    let shapes = || {
+        WIDTHS
             .iter()
-            .map(|&h| format!("{} ({h} hidden units)", network_bytes(h)))
+            .flat_map(|&h| (1..=MAX_BUCKETS).map(move |b| (h, b)))
+    };
+    if !shapes().any(|(h, b)| network_bytes(h, b) == size) {
+        let sizes: Vec<String> = shapes()
+            .map(|(h, b)| {
+                format!(
+                    "{} ({h} hidden units, {b} output buckets)",
+                    network_bytes(h, b)
+                )
+            })
             .collect();
         fail(
             &path,
             &format!(
-                "has {size} bytes; a network of this build has {}",
-                sizes.join(" or ")
+                "has {size} bytes; a network of this build has one of {}",
+                sizes.join(", ")
             ),
         );
     }

@@ -220,12 +220,36 @@ fn validation_data_is_held_out_whole() {
 fn trains_a_wide_network_the_engine_reads() {
     let dir = scratch("train-net-wide");
     let bytes = train(&dir, "wide.nnue", &["--hidden", "256", "--epochs", "20"]);
-    assert_eq!(bytes.len(), stockman::nnue::file_bytes(256));
+    assert_eq!(bytes.len(), stockman::nnue::file_bytes(256, 1));
     let net = Network::from_bytes(&bytes).unwrap();
     assert_eq!(net.hidden(), 256);
     assert!(evaluate(&net, &format!("{UP} w - - 0 1")) > 100);
     assert!(evaluate(&net, &format!("{DOWN} w - - 0 1")) < -100);
     the_engine_plays_with_it(&dir.join("wide.nnue"), &net);
+}
+
+/// `--output-buckets 8` makes eight output layers chosen by piece count:
+/// the second file format, which the engine reads and plays with; a count
+/// beyond eight is refused before any reading.
+#[test]
+fn trains_a_bucketed_network_the_engine_reads() {
+    let dir = scratch("train-net-buckets");
+    let bytes = train(
+        &dir,
+        "buckets.nnue",
+        &["--output-buckets", "8", "--epochs", "20"],
+    );
+    assert_eq!(&bytes[..8], b"STKNET02");
+    assert_eq!(bytes.len(), stockman::nnue::file_bytes(128, 8));
+    let net = Network::from_bytes(&bytes).unwrap();
+    assert_eq!((net.hidden(), net.buckets()), (128, 8));
+    assert!(evaluate(&net, &format!("{UP} w - - 0 1")) > 100);
+    assert!(evaluate(&net, &format!("{DOWN} w - - 0 1")) < -100);
+    the_engine_plays_with_it(&dir.join("buckets.nnue"), &net);
+    let refused = run_on_data(&dir, "nine.nnue", &["--output-buckets", "9"]);
+    assert!(!refused.status.success());
+    assert!(text(&refused.stderr).contains("--output-buckets"));
+    assert!(!dir.join("nine.nnue").exists());
 }
 
 /// `--fit-scale` reads binary records (here made by `convert`) and prints

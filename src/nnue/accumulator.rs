@@ -43,10 +43,16 @@ impl<const H: usize> Accumulator<H> {
         acc
     }
 
-    /// The evaluation in centipawns for `turn`.
+    /// The evaluation in centipawns for `turn` of `board`, the position
+    /// this accumulator is of (its piece count picks the output layer).
     #[inline]
-    pub fn evaluate(&self, net: &Layers<H>, turn: Color) -> i32 {
-        net.output(&self.values[turn as usize], &self.values[(!turn) as usize])
+    pub fn evaluate(&self, net: &Layers<H>, board: &Board, turn: Color) -> i32 {
+        let bucket = net.bucket(board.occupied().count());
+        net.output(
+            &self.values[turn as usize],
+            &self.values[(!turn) as usize],
+            bucket,
+        )
     }
 
     // Wrapping arithmetic: the final sums fit in i16 (the trainer bounds the
@@ -146,7 +152,7 @@ impl<const H: usize> Plies<H> {
         here.as_ref()
             .expect("filled above")
             .accumulator
-            .evaluate(net, turn)
+            .evaluate(net, board, turn)
     }
 }
 
@@ -217,8 +223,11 @@ mod tests {
     #[test]
     fn updates_along_a_line_match_evaluation_from_scratch() {
         updates_match_scratch(Network::embedded());
-        updates_match_scratch(Arc::new(Network::Narrow(Layers::random(3))));
-        updates_match_scratch(Arc::new(Network::Wide(Layers::random(5))));
+        updates_match_scratch(Arc::new(Network::Narrow(Layers::random(3, 1))));
+        updates_match_scratch(Arc::new(Network::Wide(Layers::random(5, 1))));
+        // Captures move the line through the output buckets.
+        updates_match_scratch(Arc::new(Network::Narrow(Layers::random(9, 8))));
+        updates_match_scratch(Arc::new(Network::Wide(Layers::random(11, 3))));
     }
 
     fn updates_match_scratch(net: Arc<Network>) {

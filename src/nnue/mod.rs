@@ -1,6 +1,7 @@
 //! The evaluation network: 768 piece-square inputs seen from each side, one
 //! hidden layer of `H` squared-clipped-ReLU units per side (128 or 256), one
-//! output. This module owns the network's shapes, its integer weights and the
+//! output from one of up to eight output layers chosen by the number of
+//! pieces on the board (output buckets). This module owns the network's shapes, its integer weights and the
 //! file format; `accumulator` keeps the hidden layer up to date along the
 //! search. The lab's `tune::train_net` fits the weights in floating point and
 //! quantizes them (`stockman train-net`).
@@ -32,16 +33,38 @@ pub const OUTPUT_SCALE: i32 = 400;
 /// weights and i16 accumulators without overflow.
 pub const WEIGHT_LIMIT: f32 = 1.98;
 
-const MAGIC: &[u8; 8] = b"STKNET01";
+/// The most output layers (buckets) a network may have.
+pub const MAX_BUCKETS: usize = 8;
 
-/// The size of a network file of `hidden` units per side: magic, hidden
-/// size, the i16 weights and biases, the output bias.
-pub const fn file_bytes(hidden: usize) -> usize {
-    MAGIC.len() + 4 + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+/// A network of one output layer: magic, hidden size, the i16 weights and
+/// biases, the output bias.
+const MAGIC_ONE_BUCKET: &[u8; 8] = b"STKNET01";
+/// A network of several output layers: magic, hidden size, bucket count,
+/// the i16 input weights and biases, each bucket's output weights, each
+/// bucket's output bias.
+const MAGIC_BUCKETS: &[u8; 8] = b"STKNET02";
+
+/// The size of a network file of `hidden` units per side and `buckets`
+/// output layers (a one-bucket network keeps the first format).
+pub const fn file_bytes(hidden: usize, buckets: usize) -> usize {
+    let inputs = 2 * (INPUTS * hidden + hidden);
+    if buckets == 1 {
+        MAGIC_ONE_BUCKET.len() + 4 + inputs + 2 * 2 * hidden + 4
+    } else {
+        MAGIC_BUCKETS.len() + 4 + 4 + inputs + buckets * (2 * 2 * hidden + 4)
+    }
 }
 
 /// The largest network file.
-pub const MAX_FILE_BYTES: usize = file_bytes(MAX_HIDDEN);
+pub const MAX_FILE_BYTES: usize = file_bytes(MAX_HIDDEN, MAX_BUCKETS);
+
+/// The output layer of a position with `pieces` on the board, of a network
+/// with `buckets` of them: the 2..=33 pieces cut into `buckets` equal
+/// ranges (with eight: 2-5 pieces use the first, 30-32 the last).
+#[inline]
+pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
+    (pieces.saturating_sub(2) * buckets / 32).min(buckets - 1)
+}
 
 /// The network this build plays with, trained by `stockman train-net`
 /// (see docs/tuning.md, "The evaluation network", for the data it came from):
@@ -67,29 +90,41 @@ pub struct Layers<const H: usize> {
     /// Input weights, one row of `H` per input (units of `QA`).
     pub(crate) input: Box<[[i16; H]; INPUTS]>,
     pub(crate) input_bias: [i16; H],
-    /// Output weights: the side to move's half, then the other side's (units of `QB`).
-    pub(crate) output: [[i16; H]; 2],
-    /// Output bias (units of `QA * QB`).
-    pub(crate) output_bias: i32,
+    /// Output layers in use (1..=`MAX_BUCKETS`); the others are zero.
+    pub(crate) buckets: usize,
+    /// Each bucket's output weights: the side to move's half, then the
+    /// other side's (units of `QB`).
+    pub(crate) output: [[[i16; H]; 2]; MAX_BUCKETS],
+    /// Each bucket's output bias (units of `QA * QB`).
+    pub(crate) output_bias: [i32; MAX_BUCKETS],
 }
 
 impl<const H: usize> Layers<H> {
-    /// All weights zero: the trainer fills them in.
-    pub(crate) fn zeroed() -> Layers<H> {
+    /// All weights zero, `buckets` output layers (1..=`MAX_BUCKETS`): the
+    /// trainer fills them in.
+    pub(crate) fn zeroed(buckets: usize) -> Layers<H> {
+        debug_assert!((1..=MAX_BUCKETS).contains(&buckets));
         Layers {
             input: vec![[0i16; H]; INPUTS]
                 .into_boxed_slice()
                 .try_into()
                 .expect("INPUTS rows"),
             input_bias: [0; H],
-            output: [[0; H]; 2],
-            output_bias: 0,
+            buckets,
+            output: [[[0; H]; 2]; MAX_BUCKETS],
+            output_bias: [0; MAX_BUCKETS],
         }
+    }
+
+    /// The output layer of a position with `pieces` on the board.
+    #[inline]
+    pub fn bucket(&self, pieces: usize) -> usize {
+        output_bucket(pieces, self.buckets)
     }
 
     /// Small random weights, for tests of both widths.
     #[cfg(test)]
-    pub(crate) fn random(seed: u64) -> Layers<H> {
+    pub(crate) fn random(seed: u64, buckets: usize) -> Layers<H> {
         let mut seed = seed | 1;
         let mut next = |limit: i16| {
             seed ^= seed << 13;
@@ -97,41 +132,43 @@ impl<const H: usize> Layers<H> {
             seed ^= seed << 17;
             (seed % (2 * limit as u64 + 1)) as i16 - limit
         };
-        let mut layers = Layers::<H>::zeroed();
+        let mut layers = Layers::<H>::zeroed(buckets);
         for w in layers.input.iter_mut().flatten() {
             *w = next(60);
         }
         for b in layers.input_bias.iter_mut() {
             *b = next(100) + 100;
         }
-        for w in layers.output.iter_mut().flatten() {
+        for w in layers.output[..buckets].iter_mut().flatten().flatten() {
             *w = next(100);
         }
-        layers.output_bias = 1234;
+        for (i, b) in layers.output_bias[..buckets].iter_mut().enumerate() {
+            *b = 1234 - 500 * i as i32;
+        }
         layers
     }
 
     /// The evaluation in centipawns for the side to move, whose hidden
-    /// layer is `us`, the other side's `them`.
+    /// layer is `us`, the other side's `them`, through output layer `bucket`.
     #[inline]
-    pub fn output(&self, us: &[i16; H], them: &[i16; H]) -> i32 {
+    pub fn output(&self, us: &[i16; H], them: &[i16; H], bucket: usize) -> i32 {
+        let weights = &self.output[bucket];
         // Each half fits in i32 (see `half_sum`); both together may not.
-        let sum =
-            i64::from(half_sum(us, &self.output[0])) + i64::from(half_sum(them, &self.output[1]));
-        ((sum / i64::from(QA)) as i32 + self.output_bias) * OUTPUT_SCALE / (QA * QB)
+        let sum = i64::from(half_sum(us, &weights[0])) + i64::from(half_sum(them, &weights[1]));
+        ((sum / i64::from(QA)) as i32 + self.output_bias[bucket]) * OUTPUT_SCALE / (QA * QB)
     }
 
-    /// The layers of a whole file whose header said `H` units: its length
-    /// must be that width's.
-    fn read(r: &mut Reader) -> Result<Layers<H>, String> {
-        let expected = file_bytes(H);
+    /// The layers of a whole file whose header said `H` units and
+    /// `buckets` output layers: its length must be theirs.
+    fn read(r: &mut Reader, buckets: usize) -> Result<Layers<H>, String> {
+        let expected = file_bytes(H, buckets);
         if r.bytes.len() != expected {
             return Err(format!(
-                "network file of {H} hidden units has {} bytes, expected {expected}",
+                "network file of {H} hidden units and {buckets} output buckets has {} bytes, expected {expected}",
                 r.bytes.len()
             ));
         }
-        let mut layers = Layers::<H>::zeroed();
+        let mut layers = Layers::<H>::zeroed(buckets);
         for row in layers.input.iter_mut() {
             for w in row.iter_mut() {
                 *w = r.i16();
@@ -140,12 +177,12 @@ impl<const H: usize> Layers<H> {
         for b in layers.input_bias.iter_mut() {
             *b = r.i16();
         }
-        for half in layers.output.iter_mut() {
-            for w in half.iter_mut() {
-                *w = r.i16();
-            }
+        for w in layers.output[..buckets].iter_mut().flatten().flatten() {
+            *w = r.i16();
         }
-        layers.output_bias = r.u32() as i32;
+        for b in layers.output_bias[..buckets].iter_mut() {
+            *b = r.u32() as i32;
+        }
         // `half_sum` multiplies an activation (at most QA) by an output
         // weight in 16 bits: the trainer keeps them within WEIGHT_LIMIT.
         // (`unsigned_abs`: `abs` of -32768 overflows.)
@@ -154,6 +191,7 @@ impl<const H: usize> Layers<H> {
             .output
             .iter()
             .flatten()
+            .flatten()
             .any(|w| w.unsigned_abs() > limit)
         {
             return Err(format!("network output weights beyond ±{limit}"));
@@ -161,18 +199,24 @@ impl<const H: usize> Layers<H> {
         Ok(layers)
     }
 
+    /// The file's bytes after the magic.
     fn write(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(&(H as u32).to_le_bytes());
+        if self.buckets > 1 {
+            out.extend_from_slice(&(self.buckets as u32).to_le_bytes());
+        }
         let words = self
             .input
             .iter()
             .flatten()
             .chain(&self.input_bias)
-            .chain(self.output.iter().flatten());
+            .chain(self.output[..self.buckets].iter().flatten().flatten());
         for w in words {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        for b in &self.output_bias[..self.buckets] {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
     }
 }
 
@@ -203,7 +247,12 @@ pub enum Network {
 
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Network({INPUTS}x{})", self.hidden())
+        write!(
+            f,
+            "Network({INPUTS}x{}, {} output buckets)",
+            self.hidden(),
+            self.buckets()
+        )
     }
 }
 
@@ -234,19 +283,31 @@ impl Network {
 
     /// Reads the file format written by `to_bytes`.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
-        if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
+        let magic = bytes
+            .get(..8)
+            .ok_or("not a Stockman network file (too short)")?;
+        let bucketed = if magic == MAGIC_ONE_BUCKET {
+            false
+        } else if magic == MAGIC_BUCKETS {
+            true
+        } else {
             return Err("not a Stockman network file (bad magic)".to_string());
-        }
-        if bytes.len() < MAGIC.len() + 4 {
-            return Err("network file ends before its hidden size".to_string());
-        }
-        let mut r = Reader {
-            bytes,
-            at: MAGIC.len(),
         };
-        match r.u32() as usize {
-            NARROW => Ok(Network::Narrow(Layers::read(&mut r)?)),
-            WIDE => Ok(Network::Wide(Layers::read(&mut r)?)),
+        let header = if bucketed { 16 } else { 12 };
+        if bytes.len() < header {
+            return Err("network file ends inside its header".to_string());
+        }
+        let mut r = Reader { bytes, at: 8 };
+        let hidden = r.u32() as usize;
+        let buckets = if bucketed { r.u32() as usize } else { 1 };
+        if bucketed && !(2..=MAX_BUCKETS).contains(&buckets) {
+            return Err(format!(
+                "network has {buckets} output buckets; this build reads 2 to {MAX_BUCKETS} (or one, in the first format)"
+            ));
+        }
+        match hidden {
+            NARROW => Ok(Network::Narrow(Layers::read(&mut r, buckets)?)),
+            WIDE => Ok(Network::Wide(Layers::read(&mut r, buckets)?)),
             hidden => Err(format!(
                 "network has {hidden} hidden units; this build reads {WIDTHS:?}"
             )),
@@ -254,7 +315,12 @@ impl Network {
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = MAGIC.to_vec();
+        let magic = if self.buckets() == 1 {
+            MAGIC_ONE_BUCKET
+        } else {
+            MAGIC_BUCKETS
+        };
+        let mut out = magic.to_vec();
         match self {
             Network::Narrow(l) => l.write(&mut out),
             Network::Wide(l) => l.write(&mut out),
@@ -262,12 +328,20 @@ impl Network {
         out
     }
 
+    /// Output layers, chosen by the number of pieces on the board.
+    pub fn buckets(&self) -> usize {
+        match self {
+            Network::Narrow(l) => l.buckets,
+            Network::Wide(l) => l.buckets,
+        }
+    }
+
     /// The evaluation of `board` in centipawns for `turn`, computed from
     /// scratch (the search keeps accumulators instead: `NetworkEvaluator`).
     pub fn evaluate(&self, board: &Board, turn: Color) -> i32 {
         match self {
-            Network::Narrow(l) => Accumulator::new(l, board).evaluate(l, turn),
-            Network::Wide(l) => Accumulator::new(l, board).evaluate(l, turn),
+            Network::Narrow(l) => Accumulator::new(l, board).evaluate(l, board, turn),
+            Network::Wide(l) => Accumulator::new(l, board).evaluate(l, board, turn),
         }
     }
 }
@@ -355,50 +429,136 @@ mod tests {
             Network::from_bytes(&too_large).is_ok(),
             "-126 is inside ±127"
         );
-        assert_eq!(bytes.len(), file_bytes(hidden));
+        assert_eq!(bytes.len(), file_bytes(hidden, 1));
     }
 
     /// The narrow network's weights in a wide one's first 128 units, the
     /// other units all zero.
     fn as_wide(narrow: &Layers<128>) -> Layers<256> {
-        let mut wide = Layers::<256>::zeroed();
+        let mut wide = Layers::<256>::zeroed(narrow.buckets);
         for (w, n) in wide.input.iter_mut().zip(narrow.input.iter()) {
             w[..128].copy_from_slice(n);
         }
         wide.input_bias[..128].copy_from_slice(&narrow.input_bias);
-        for (w, n) in wide.output.iter_mut().zip(&narrow.output) {
+        for (w, n) in wide
+            .output
+            .iter_mut()
+            .flatten()
+            .zip(narrow.output.iter().flatten())
+        {
             w[..128].copy_from_slice(n);
         }
         wide.output_bias = narrow.output_bias;
         wide
     }
 
+    const FENS: [&str; 3] = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/2pb1ppp/2pp1q2/p7/1nP1B3/1P2P3/P2N1PPP/R2QK2R b KQkq - 0 14",
+        "8/8/1p2k1p1/3p3p/1p1P1P1P/1P2PK2/8/8 w - - 3 54",
+    ];
+
+    fn evaluate(net: &Network, fen: &str) -> i32 {
+        use shakmaty::Position;
+        let pos: shakmaty::Chess = fen
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        net.evaluate(pos.board(), pos.turn())
+    }
+
     #[test]
     fn a_wide_network_with_zero_units_evaluates_as_the_narrow_one() {
-        let narrow = Layers::<128>::random(7);
-        let wide = Network::Wide(as_wide(&narrow));
-        let narrow = Network::Narrow(narrow);
-        let bytes = wide.to_bytes();
-        assert_eq!(bytes.len(), file_bytes(256));
-        let again = Network::from_bytes(&bytes).unwrap();
-        assert_eq!(again.hidden(), 256);
-        assert_eq!(again.to_bytes(), bytes);
-        for fen in [
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "r3k2r/2pb1ppp/2pp1q2/p7/1nP1B3/1P2P3/P2N1PPP/R2QK2R b KQkq - 0 14",
-            "8/8/1p2k1p1/3p3p/1p1P1P1P/1P2PK2/8/8 w - - 3 54",
-        ] {
-            let board = fen.parse::<shakmaty::fen::Fen>().unwrap();
-            let pos: shakmaty::Chess = board
-                .into_position(shakmaty::CastlingMode::Standard)
-                .unwrap();
-            use shakmaty::Position;
-            let (n, w) = (
-                narrow.evaluate(pos.board(), pos.turn()),
-                wide.evaluate(pos.board(), pos.turn()),
-            );
-            assert_eq!(n, w, "{fen}");
-            assert_ne!(n, 0, "{fen}: random weights give some value");
+        for buckets in [1, 8] {
+            let narrow = Layers::<128>::random(7, buckets);
+            let wide = Network::Wide(as_wide(&narrow));
+            let narrow = Network::Narrow(narrow);
+            let bytes = wide.to_bytes();
+            assert_eq!(bytes.len(), file_bytes(256, buckets));
+            let again = Network::from_bytes(&bytes).unwrap();
+            assert_eq!((again.hidden(), again.buckets()), (256, buckets));
+            assert_eq!(again.to_bytes(), bytes);
+            for fen in FENS {
+                let (n, w) = (evaluate(&narrow, fen), evaluate(&wide, fen));
+                assert_eq!(n, w, "{fen}");
+                assert_ne!(n, 0, "{fen}: random weights give some value");
+            }
         }
+    }
+
+    /// The sizes build.rs accepts for EVALFILE and the docs quote.
+    #[test]
+    fn file_sizes() {
+        assert_eq!(file_bytes(128, 1), 197_392);
+        assert_eq!(file_bytes(256, 1), 394_768);
+        assert_eq!(file_bytes(128, 8), 201_008);
+        assert_eq!(file_bytes(256, 8), 401_968);
+        assert_eq!(MAX_FILE_BYTES, 401_968);
+    }
+
+    #[test]
+    fn output_buckets_cut_the_piece_count_into_equal_ranges() {
+        for pieces in 2..=32 {
+            assert_eq!(output_bucket(pieces, 1), 0);
+        }
+        let eight: Vec<usize> = [2, 5, 6, 9, 10, 29, 30, 32]
+            .iter()
+            .map(|&p| output_bucket(p, 8))
+            .collect();
+        assert_eq!(eight, [0, 0, 1, 1, 2, 6, 7, 7]);
+        assert_eq!(output_bucket(0, 8), 0);
+        assert_eq!(output_bucket(33, 8), 7);
+        assert_eq!(output_bucket(32, 3), 2);
+    }
+
+    /// Eight output layers that are all the same layer evaluate as that
+    /// one layer alone; different layers give the positions of different
+    /// piece counts different values.
+    #[test]
+    fn output_buckets_pick_the_output_layer_by_piece_count() {
+        let one = Layers::<128>::random(13, 1);
+        let mut same = one.clone();
+        same.buckets = 8;
+        same.output = [one.output[0]; MAX_BUCKETS];
+        same.output_bias = [one.output_bias[0]; MAX_BUCKETS];
+        let (one, same) = (Network::Narrow(one), Network::Narrow(same));
+        let different = Network::Narrow(Layers::<128>::random(13, 8));
+        // Starting position: 32 pieces, bucket 7; the ending: 16, bucket 3.
+        for fen in FENS {
+            assert_eq!(evaluate(&one, fen), evaluate(&same, fen), "{fen}");
+        }
+        let bucketed = |fen| evaluate(&different, fen) - evaluate(&same, fen);
+        assert_ne!(bucketed(FENS[0]), bucketed(FENS[2]));
+    }
+
+    #[test]
+    fn bucketed_files_round_trip_and_refuse_bad_bucket_counts() {
+        let net = Network::Narrow(Layers::<128>::random(17, 8));
+        let bytes = net.to_bytes();
+        assert_eq!(&bytes[..8], b"STKNET02");
+        assert_eq!(bytes.len(), file_bytes(128, 8));
+        let again = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(again.buckets(), 8);
+        assert_eq!(again.to_bytes(), bytes);
+        for fen in FENS {
+            assert_eq!(evaluate(&again, fen), evaluate(&net, fen));
+        }
+        for count in [0u32, 1, 9, u32::MAX] {
+            let mut bad = bytes.clone();
+            bad[12..16].copy_from_slice(&count.to_le_bytes());
+            let err = Network::from_bytes(&bad).unwrap_err();
+            assert!(err.contains("output buckets"), "{count}: {err}");
+        }
+        let mut four = bytes.clone();
+        four[12..16].copy_from_slice(&4u32.to_le_bytes());
+        assert!(Network::from_bytes(&four).unwrap_err().contains("expected"));
+        assert!(Network::from_bytes(&bytes[..14]).is_err());
+        assert!(Network::from_bytes(&bytes[..bytes.len() - 4]).is_err());
+        // The last bucket's output weight beyond the 16-bit products' range.
+        let mut too_large = bytes.clone();
+        let last_weight = bytes.len() - 8 * 4 - 2;
+        too_large[last_weight..last_weight + 2].copy_from_slice(&1000i16.to_le_bytes());
+        assert!(Network::from_bytes(&too_large).is_err());
     }
 }

@@ -89,6 +89,11 @@ pub struct TrainNetArgs {
     #[arg(long, default_value_t = 128)]
     pub hidden: usize,
 
+    /// Output layers, one per range of piece counts (8: 2-5 pieces, 6-9,
+    /// ..., 30-32); 1 makes the single-output network.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=8))]
+    pub output_buckets: u64,
+
     /// Seed of the initial weights and the shuffles.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -237,7 +242,7 @@ fn print_fitted_scale(args: &TrainNetArgs) -> Result<(), String> {
 fn train(args: &TrainNetArgs) -> Result<(), String> {
     // A bad width or an unwritable --out is found before minutes of reading
     // and training.
-    let mut net = FloatNetwork::random(args.hidden, args.seed)?;
+    let mut net = FloatNetwork::random(args.hidden, args.output_buckets as usize, args.seed)?;
     let out = args.out.as_ref().ok_or("--out names the network file")?;
     PartialFile::check_writable(out)?;
     let started = Instant::now();
@@ -262,8 +267,14 @@ fn train(args: &TrainNetArgs) -> Result<(), String> {
         training.extend(mirrors);
     }
     eprintln!(
-        "train-net: 768 -> 2x{} -> 1, {} positions for training{mirrored}, {} held out, read in {:.1} s",
+        "train-net: 768 -> 2x{} -> 1 ({} output {}), {} positions for training{mirrored}, {} held out, read in {:.1} s",
         net.hidden_units(),
+        net.buckets(),
+        if net.buckets() == 1 {
+            "layer"
+        } else {
+            "buckets"
+        },
         training.len(),
         validation.len(),
         started.elapsed().as_secs_f64()
