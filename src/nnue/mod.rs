@@ -1,10 +1,11 @@
 //! The evaluation network: 768 piece-square inputs seen from each side, one
 //! hidden layer of `H` squared-clipped-ReLU units per side (128 or 256), one
 //! output from one of up to eight output layers chosen by the number of
-//! pieces on the board (output buckets). This module owns the network's shapes, its integer weights and the
-//! file format; `accumulator` keeps the hidden layer up to date along the
-//! search. The lab's `tune::train_net` fits the weights in floating point and
-//! quantizes them (`stockman train-net`).
+//! pieces on the board (output buckets). This module owns the network's
+//! shapes, its integer weights and the file format; `accumulator` keeps the
+//! hidden layer up to date along the search. The lab's `tune::train_net`
+//! fits the weights in floating point and quantizes them (`stockman
+//! train-net`).
 
 pub mod accumulator;
 
@@ -59,7 +60,7 @@ pub const fn file_bytes(hidden: usize, buckets: usize) -> usize {
 pub const MAX_FILE_BYTES: usize = file_bytes(MAX_HIDDEN, MAX_BUCKETS);
 
 /// The output layer of a position with `pieces` on the board, of a network
-/// with `buckets` of them: the 2..=33 pieces cut into `buckets` equal
+/// with `buckets` of them: 2 to 32 pieces cut into `buckets` equal
 /// ranges (with eight: 2-5 pieces use the first, 30-32 the last).
 #[inline]
 pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
