@@ -38,10 +38,11 @@ fn main() {
     if !shapes().any(|(h, b)| network_bytes(h, b) == size) {
         let sizes: Vec<String> = shapes()
             .map(|(h, b)| {
-                format!(
-                    "{} ({h} hidden units, {b} output buckets)",
-                    network_bytes(h, b)
-                )
+                let outputs = match b {
+                    1 => "one output".to_string(),
+                    _ => format!("{b} output buckets"),
+                };
+                format!("{} (768x{h}, {outputs})", network_bytes(h, b))
             })
             .collect();
         fail(

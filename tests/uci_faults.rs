@@ -72,7 +72,9 @@ fn eval_file_reads_only_a_regular_file_of_the_networks_size() {
     // The first output weight at -32768, whose abs() wraps to itself.
     let mut bad = network.clone();
     let hidden = u32::from_le_bytes(network[8..12].try_into().unwrap()) as usize;
-    let first_output = 12 + 2 * (768 * hidden + hidden);
+    // The second format (output buckets) has the bucket count in its header.
+    let header = if &network[..8] == b"STKNET02" { 16 } else { 12 };
+    let first_output = header + 2 * (768 * hidden + hidden);
     bad[first_output..first_output + 2].copy_from_slice(&i16::MIN.to_le_bytes());
     let wrapped = dir.join("wrapped.nnue");
     std::fs::write(&wrapped, &bad).unwrap();
