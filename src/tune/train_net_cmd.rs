@@ -91,7 +91,7 @@ pub struct TrainNetArgs {
 
     /// Output layers, one per range of piece counts (8: 2-5 pieces, 6-9,
     /// ..., 30-32); 1 makes the single-output network.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=8))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=crate::nnue::MAX_BUCKETS as u64))]
     pub output_buckets: u64,
 
     /// Seed of the initial weights and the shuffles.
