@@ -214,18 +214,33 @@ fn validation_data_is_held_out_whole() {
     assert!(text(&both.stderr).contains("cannot be used with"));
 }
 
+/// Trains DIR/NAME with `extra` arguments and checks that the file has the
+/// size of a network `hidden` wide with `buckets` output layers, that the
+/// engine's reader takes it as such, that it learnt the material and that
+/// the engine plays with it; the file's bytes.
+fn trains_a_shape_the_engine_reads(
+    dir: &std::path::Path,
+    name: &str,
+    extra: &[&str],
+    (hidden, buckets): (usize, usize),
+) -> Vec<u8> {
+    let bytes = train(dir, name, extra);
+    assert_eq!(bytes.len(), stockman::nnue::file_bytes(hidden, buckets));
+    let net = Network::from_bytes(&bytes).unwrap();
+    assert_eq!((net.hidden(), net.buckets()), (hidden, buckets));
+    assert!(evaluate(&net, &format!("{UP} w - - 0 1")) > 100);
+    assert!(evaluate(&net, &format!("{DOWN} w - - 0 1")) < -100);
+    the_engine_plays_with_it(&dir.join(name), &net);
+    bytes
+}
+
 /// `--hidden 256` makes the wider network: its file has the wider size,
 /// the engine's reader takes it and the engine plays with it.
 #[test]
 fn trains_a_wide_network_the_engine_reads() {
     let dir = scratch("train-net-wide");
-    let bytes = train(&dir, "wide.nnue", &["--hidden", "256", "--epochs", "20"]);
-    assert_eq!(bytes.len(), stockman::nnue::file_bytes(256, 1));
-    let net = Network::from_bytes(&bytes).unwrap();
-    assert_eq!(net.hidden(), 256);
-    assert!(evaluate(&net, &format!("{UP} w - - 0 1")) > 100);
-    assert!(evaluate(&net, &format!("{DOWN} w - - 0 1")) < -100);
-    the_engine_plays_with_it(&dir.join("wide.nnue"), &net);
+    let extra = ["--hidden", "256", "--epochs", "20"];
+    trains_a_shape_the_engine_reads(&dir, "wide.nnue", &extra, (256, 1));
 }
 
 /// `--output-buckets 8` makes eight output layers chosen by piece count:
@@ -234,18 +249,9 @@ fn trains_a_wide_network_the_engine_reads() {
 #[test]
 fn trains_a_bucketed_network_the_engine_reads() {
     let dir = scratch("train-net-buckets");
-    let bytes = train(
-        &dir,
-        "buckets.nnue",
-        &["--output-buckets", "8", "--epochs", "20"],
-    );
+    let extra = ["--output-buckets", "8", "--epochs", "20"];
+    let bytes = trains_a_shape_the_engine_reads(&dir, "buckets.nnue", &extra, (128, 8));
     assert_eq!(&bytes[..8], b"STKNET02");
-    assert_eq!(bytes.len(), stockman::nnue::file_bytes(128, 8));
-    let net = Network::from_bytes(&bytes).unwrap();
-    assert_eq!((net.hidden(), net.buckets()), (128, 8));
-    assert!(evaluate(&net, &format!("{UP} w - - 0 1")) > 100);
-    assert!(evaluate(&net, &format!("{DOWN} w - - 0 1")) < -100);
-    the_engine_plays_with_it(&dir.join("buckets.nnue"), &net);
     let refused = run_on_data(&dir, "nine.nnue", &["--output-buckets", "9"]);
     assert!(!refused.status.success());
     assert!(text(&refused.stderr).contains("--output-buckets"));

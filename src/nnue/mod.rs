@@ -45,15 +45,27 @@ const MAGIC_ONE_BUCKET: &[u8; 8] = b"STKNET01";
 /// bucket's output bias.
 const MAGIC_BUCKETS: &[u8; 8] = b"STKNET02";
 
-/// The size of a network file of `hidden` units per side and `buckets`
-/// output layers (a one-bucket network keeps the first format).
-pub const fn file_bytes(hidden: usize, buckets: usize) -> usize {
-    let inputs = 2 * (INPUTS * hidden + hidden);
+/// The magic of a network of `buckets` output layers: one keeps the first
+/// format.
+const fn magic(buckets: usize) -> &'static [u8; 8] {
     if buckets == 1 {
-        MAGIC_ONE_BUCKET.len() + 4 + inputs + 2 * 2 * hidden + 4
+        MAGIC_ONE_BUCKET
     } else {
-        MAGIC_BUCKETS.len() + 4 + 4 + inputs + buckets * (2 * 2 * hidden + 4)
+        MAGIC_BUCKETS
     }
+}
+
+/// The bytes before the weights: the magic, the hidden size, and the bucket
+/// count in the second format.
+const fn header_bytes(buckets: usize) -> usize {
+    8 + 4 + if buckets == 1 { 0 } else { 4 }
+}
+
+/// The size of a network file of `hidden` units per side and `buckets`
+/// output layers: the header, the i16 input weights and hidden biases, and
+/// each bucket's i16 output weights and i32 bias.
+pub const fn file_bytes(hidden: usize, buckets: usize) -> usize {
+    header_bytes(buckets) + 2 * (INPUTS * hidden + hidden) + buckets * (2 * 2 * hidden + 4)
 }
 
 /// The largest network file.
@@ -285,7 +297,7 @@ impl Network {
     /// Reads the file format written by `to_bytes`.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
         let magic = bytes
-            .get(..8)
+            .get(..MAGIC_ONE_BUCKET.len())
             .ok_or("not a Stockman network file (too short)")?;
         let bucketed = if magic == MAGIC_ONE_BUCKET {
             false
@@ -294,11 +306,14 @@ impl Network {
         } else {
             return Err("not a Stockman network file (bad magic)".to_string());
         };
-        let header = if bucketed { 16 } else { 12 };
-        if bytes.len() < header {
+        // Every count of several buckets has the same header.
+        if bytes.len() < header_bytes(if bucketed { MAX_BUCKETS } else { 1 }) {
             return Err("network file ends inside its header".to_string());
         }
-        let mut r = Reader { bytes, at: 8 };
+        let mut r = Reader {
+            bytes,
+            at: magic.len(),
+        };
         let hidden = r.u32() as usize;
         let buckets = if bucketed { r.u32() as usize } else { 1 };
         if bucketed && !(2..=MAX_BUCKETS).contains(&buckets) {
@@ -316,12 +331,7 @@ impl Network {
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
-        let magic = if self.buckets() == 1 {
-            MAGIC_ONE_BUCKET
-        } else {
-            MAGIC_BUCKETS
-        };
-        let mut out = magic.to_vec();
+        let mut out = magic(self.buckets()).to_vec();
         match self {
             Network::Narrow(l) => l.write(&mut out),
             Network::Wide(l) => l.write(&mut out),
