@@ -70,14 +70,20 @@ impl EngineProcess {
 
     /// Starts the engine with `args` and extra environment variables.
     pub fn spawn_with_env(args: &[&str], env: &[(&str, &str)]) -> EngineProcess {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_stockman"))
-            .args(args)
-            .envs(env.iter().copied())
+        let mut command = Command::new(env!("CARGO_BIN_EXE_stockman"));
+        command.args(args).envs(env.iter().copied());
+        EngineProcess::spawn_command(command)
+    }
+
+    /// Starts `command` (the engine, or something that speaks for it, such
+    /// as a relay in front of it) with its stdin and stdout on pipes.
+    pub fn spawn_command(mut command: Command) -> EngineProcess {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
-            .expect("start the stockman binary");
+            .unwrap_or_else(|e| panic!("start {command:?}: {e}"));
         let stdout = child.stdout.take().expect("piped stdout");
         let (tx, rx) = channel();
         std::thread::spawn(move || {
