@@ -320,6 +320,45 @@ fn datagen_with(dir: &Path, name: &str, extra: &[&str]) -> (String, Vec<String>)
     (header, lines)
 }
 
+/// `--time-limit` stops a run that asked for far more games than fit in the
+/// time: the games started finish, the file is written whole (no
+/// `.partial` left) with fewer games, and the header records the limit.
+#[test]
+fn datagen_stops_starting_games_at_the_time_limit() {
+    let dir = scratch("datagen-time-limit");
+    let out = dir.join("burst.txt");
+    let o = stockman(&[
+        "datagen",
+        "--out",
+        path(&out),
+        "--games",
+        "1000000",
+        "--nodes",
+        "300",
+        "--threads",
+        "1",
+        "--time-limit",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("--time-limit reached"),
+        "{}",
+        text(&o.stderr)
+    );
+    let games: u64 = text(&o.stdout)
+        .split_whitespace()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{}", text(&o.stdout)));
+    assert!((1..1_000_000).contains(&games), "{games}");
+    let data = std::fs::read_to_string(&out).unwrap();
+    assert!(data.lines().next().unwrap().contains("--time-limit 1"));
+    assert!(check_lines(&data) > 0);
+    assert!(!dir.join("burst.txt.partial").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `--evaluation classical` and `--eval-file` change what the players search
 /// with, and the header says so: the shipped network's file plays the very
 /// games of the built-in network, another network or the classical
@@ -357,6 +396,18 @@ fn bad_input_is_refused() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     };
     fails(&["datagen", "--out", path(&out), "--games", "0"], "--games");
+    fails(
+        &[
+            "datagen",
+            "--out",
+            path(&out),
+            "--games",
+            "2",
+            "--time-limit",
+            "0",
+        ],
+        "--time-limit",
+    );
     let not_a_network = format!("{}/Cargo.toml", env!("CARGO_MANIFEST_DIR"));
     for (extra, says) in [
         (

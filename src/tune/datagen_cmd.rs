@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The default openings: 500 balanced positions 8 plies from the start.
 pub const OPENINGS_EPD: &str = include_str!("../../positions/openings.epd");
@@ -104,6 +104,12 @@ pub struct DatagenArgs {
     /// number), so a run stays reproducible [default: all of them].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub per_game: Option<u64>,
+
+    /// Start no more games after this many seconds: the games in flight
+    /// finish and the file is written as for a full run, with fewer games
+    /// (a burst on a borrowed machine) [default: no limit].
+    #[arg(long, conflicts_with = "pgn", value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
+    pub time_limit: Option<u64>,
 }
 
 fn parse_evaluation(s: &str) -> Result<Evaluation, String> {
@@ -152,6 +158,12 @@ impl DatagenArgs {
     }
 
     /// ` --per-game N` for the header line, or nothing.
+    fn time_limit_text(&self) -> String {
+        self.time_limit
+            .map(|t| format!(" --time-limit {t}"))
+            .unwrap_or_default()
+    }
+
     fn per_game_text(&self) -> String {
         self.per_game
             .map(|n| format!(" --per-game {n}"))
@@ -302,11 +314,12 @@ fn self_play(args: &DatagenArgs, threads: usize) -> Result<(), String> {
     let mut out = Sink::create(args)?;
     out.comment(&format!(
         "stockman datagen --games {games} {limit_text} --seed {} --random-plies {} \
-         --max-plies {} --hash {}{}{} (openings: {openings_name}; stockman {})",
+         --max-plies {} --hash {}{}{}{} (openings: {openings_name}; stockman {})",
         args.seed,
         args.random_plies,
         args.max_plies,
         args.hash,
+        args.time_limit_text(),
         args.per_game_text(),
         args.evaluation_text(),
         env!("CARGO_PKG_VERSION")
@@ -317,8 +330,15 @@ fn self_play(args: &DatagenArgs, threads: usize) -> Result<(), String> {
     let mut totals = Totals::default();
     let chunk = (threads as u64 * 16).max(1);
     let progress = Progress::new("datagen", games as usize);
+    let deadline = args.time_limit.map(Duration::from_secs);
     let mut next = 0;
     while next < games {
+        if deadline.is_some_and(|limit| started.elapsed() >= limit) {
+            progress.log(&format!(
+                "datagen: --time-limit reached after {next} of {games} games; no more are started"
+            ));
+            break;
+        }
         let end = (next + chunk).min(games);
         let records: Vec<Result<GameRecord, String>> = (next..end)
             .into_par_iter()
