@@ -157,13 +157,14 @@ impl DatagenArgs {
         }
     }
 
-    /// ` --per-game N` for the header line, or nothing.
+    /// ` --time-limit S` for the header line, or nothing.
     fn time_limit_text(&self) -> String {
         self.time_limit
             .map(|t| format!(" --time-limit {t}"))
             .unwrap_or_default()
     }
 
+    /// ` --per-game N` for the header line, or nothing.
     fn per_game_text(&self) -> String {
         self.per_game
             .map(|n| format!(" --per-game {n}"))
@@ -330,10 +331,10 @@ fn self_play(args: &DatagenArgs, threads: usize) -> Result<(), String> {
     let mut totals = Totals::default();
     let chunk = (threads as u64 * 16).max(1);
     let progress = Progress::new("datagen", games as usize);
-    let deadline = args.time_limit.map(Duration::from_secs);
+    let time_limit = args.time_limit.map(Duration::from_secs);
     let mut next = 0;
     while next < games {
-        if deadline.is_some_and(|limit| started.elapsed() >= limit) {
+        if time_limit.is_some_and(|limit| started.elapsed() >= limit) {
             progress.log(&format!(
                 "datagen: --time-limit reached after {next} of {games} games; no more are started"
             ));
