@@ -429,7 +429,7 @@ mod tests {
         // An output weight too large for the 16-bit products.
         let mut too_large = bytes.clone();
         let hidden = net.hidden();
-        let first_output = 12 + 2 * (INPUTS * hidden + hidden);
+        let first_output = header_bytes(net.buckets()) + 2 * (INPUTS * hidden + hidden);
         too_large[first_output..first_output + 2].copy_from_slice(&1000i16.to_le_bytes());
         assert!(Network::from_bytes(&too_large).is_err());
         // The most negative weight: its `abs()` would wrap and pass.
@@ -440,7 +440,7 @@ mod tests {
             Network::from_bytes(&too_large).is_ok(),
             "-126 is inside ±127"
         );
-        assert_eq!(bytes.len(), file_bytes(hidden, 1));
+        assert_eq!(bytes.len(), file_bytes(hidden, net.buckets()));
     }
 
     /// The narrow network's weights in a wide one's first 128 units, the

@@ -174,11 +174,14 @@ mod tests {
     #[test]
     fn another_network_takes_over() {
         let mut bytes = Network::embedded().to_bytes();
-        let bias_at = bytes.len() - 4;
-        let bias = i32::from_le_bytes(bytes[bias_at..].try_into().unwrap());
-        // One pawn more for every position.
+        // The output biases, one i32 per bucket, end the file; one pawn
+        // more in each is one pawn more for every position.
+        let biases_at = bytes.len() - 4 * Network::embedded().buckets();
         let pawn = 100 * QA * QB / OUTPUT_SCALE;
-        bytes[bias_at..].copy_from_slice(&(bias + pawn).to_le_bytes());
+        for bias_bytes in bytes[biases_at..].chunks_exact_mut(4) {
+            let bias = i32::from_le_bytes(bias_bytes.try_into().unwrap());
+            bias_bytes.copy_from_slice(&(bias + pawn).to_le_bytes());
+        }
         let other = Arc::new(Network::from_bytes(&bytes).unwrap());
         let board = Board::from_fen("4k3/p7/8/8/8/8/8/r3K2R w - - 0 1").unwrap();
         let mut eval = StaticEval::default();
