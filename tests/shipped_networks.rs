@@ -1,5 +1,6 @@
 //! Every network file in net/ is one the engine reads, and each knows
-//! material: the shipped network and the two own-data ones kept beside it
+//! material: the shipped network and the three kept beside it, two
+//! 128-wide own-data networks and the last Stockfish-labelled one
 //! (net/README.md says where each came from).
 
 mod common;
@@ -28,9 +29,14 @@ fn every_network_in_net_loads_and_knows_material() {
         .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
         .collect();
     assert!(
-        ["stockman.nnue", "own-128.nnue", "own-128-gen2.nnue"]
-            .iter()
-            .all(|n| names.contains(&n.to_string())),
+        [
+            "stockman.nnue",
+            "own-128.nnue",
+            "own-128-gen2.nnue",
+            "sf-labelled-4.nnue"
+        ]
+        .iter()
+        .all(|n| names.contains(&n.to_string())),
         "{names:?}"
     );
     let start = Chess::default();
