@@ -2,6 +2,7 @@
 //! embedded positions/bench.epd is searched to a fixed depth with one thread, a
 //! fresh TT and fresh tables; the last line is `<nodes> nodes <nps> nps`.
 
+use crate::nnue::Isa;
 use crate::positions::bench_positions;
 use crate::score::Depth;
 use crate::search::driver::MAX_DEPTH;
@@ -73,6 +74,8 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         SearchMode::Normal
     };
     let depth = args.depth.unwrap_or(DEFAULT_DEPTH);
+    // On stderr: stdout is the signature OpenBench reads.
+    eprintln!("bench: network kernels {}", Isa::best().name());
     let mut out = io::stdout().lock();
     run_bench(depth, args.algorithm, mode, args.evaluation, &mut out)
         .map(|_| ())

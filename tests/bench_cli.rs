@@ -45,6 +45,15 @@ fn bench_ends_with_the_node_signature() {
         .sum();
     assert_eq!(per_position, nodes);
     assert!(text.ends_with(" nps\n"), "nothing may follow the signature");
+    // Which vector kernels the network runs on goes to stderr, not into
+    // what OpenBench parses.
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        ["portable", "AVX2", "AVX-512"]
+            .iter()
+            .any(|isa| err.contains(&format!("network kernels {isa}"))),
+        "{err}"
+    );
 }
 
 #[test]

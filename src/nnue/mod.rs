@@ -8,8 +8,10 @@
 //! train-net`).
 
 pub mod accumulator;
+mod simd;
 
 pub use accumulator::{Accumulator, NetworkEvaluator};
+pub use simd::Isa;
 
 use shakmaty::{Board, Color, Piece, Square};
 use std::sync::{Arc, OnceLock};
@@ -74,7 +76,7 @@ pub const MAX_FILE_BYTES: usize = file_bytes(MAX_HIDDEN, MAX_BUCKETS);
 /// The output layer of a position with `pieces` on the board, of a network
 /// with `buckets` of them: 2 to 32 pieces cut into `buckets` equal
 /// ranges (with eight: 2-5 pieces use the first, 30-32 the last).
-#[inline]
+#[inline(always)]
 pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
     (pieces.saturating_sub(2) * buckets / 32).min(buckets - 1)
 }
@@ -87,7 +89,7 @@ static EMBEDDED: &[u8] = include_bytes!(env!("STOCKMAN_EVALFILE"));
 
 /// The input index of `piece` on `square`, seen from `perspective`: Black
 /// sees the board mirrored vertically, with its own pieces first.
-#[inline]
+#[inline(always)]
 pub fn feature(perspective: Color, piece: Piece, square: Square) -> usize {
     let (side, sq) = match perspective {
         Color::White => (piece.color as usize ^ 1, square as usize),
@@ -130,7 +132,7 @@ impl<const H: usize> Layers<H> {
     }
 
     /// The output layer of a position with `pieces` on the board.
-    #[inline]
+    #[inline(always)]
     pub fn bucket(&self, pieces: usize) -> usize {
         output_bucket(pieces, self.buckets)
     }
@@ -163,7 +165,7 @@ impl<const H: usize> Layers<H> {
 
     /// The evaluation in centipawns for the side to move, whose hidden
     /// layer is `us`, the other side's `them`, through output layer `bucket`.
-    #[inline]
+    #[inline(always)]
     pub fn output(&self, us: &[i16; H], them: &[i16; H], bucket: usize) -> i32 {
         let weights = &self.output[bucket];
         // Each half fits in i32 (see `half_sum`); both together may not.
@@ -236,7 +238,7 @@ impl<const H: usize> Layers<H> {
 /// Σ clamp(h, 0, QA)² · w: at most 256 · 255² · 127 < 2³¹. The product
 /// c · w fits in i16 (255 · 127 = 32385), so the sum is one 16-bit multiply
 /// and one 16×16→32-bit multiply-add per unit (what SIMD offers as madd).
-#[inline]
+#[inline(always)]
 fn half_sum<const H: usize>(hidden: &[i16; H], weights: &[i16; H]) -> i32 {
     let mut sum = 0i32;
     for (&h, &w) in hidden.iter().zip(weights) {
