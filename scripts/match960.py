@@ -11,26 +11,19 @@ Each start position is played twice, colours swapped, as the runner does with op
 """
 
 import argparse
-import importlib.util
 import random
 import sys
 import tempfile
 
 import chess
 
+from match_runner import load_runner
+
 
 def start_positions(count: int, seed: int) -> list:
     """`count` distinct Chess960 start positions (of the 960), chosen by `seed`."""
     numbers = random.Random(seed).sample(range(960), count)
     return [chess.Board.from_chess960_pos(n).fen(shredder=True) for n in numbers]
-
-
-def load_runner(path: str):
-    spec = importlib.util.spec_from_file_location("match", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["match"] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
 
 
 def main() -> int:

@@ -31,7 +31,6 @@ a synthetic match whose best constants are known.
 
 import argparse
 import contextlib
-import importlib.util
 import io
 import json
 import math
@@ -42,6 +41,8 @@ import sys
 import tempfile
 from dataclasses import asdict, dataclass
 from typing import Callable, List, Optional
+
+from match_runner import load_runner
 
 ALPHA = 0.602
 GAMMA = 0.101
@@ -148,16 +149,6 @@ def show(state: dict) -> str:
     lines += [f"setoption name {p.name} value {p.sent(p.value)}   # {p.value:.2f}" for p in params]
     lines += [f"    {p.name}: ... = {p.sent(p.value)}, {p.min}..={p.max}, {p.c_end};" for p in params]
     return "\n".join(lines)
-
-
-def load_runner(path: str):
-    spec = importlib.util.spec_from_file_location("match", path)
-    if spec is None or spec.loader is None:
-        raise ValueError(f"cannot load the match runner {path}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["match"] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
 
 
 def runner_match(runner, engine: str, rest: List[str]) -> Match:

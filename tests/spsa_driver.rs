@@ -6,6 +6,7 @@
 
 mod common;
 
+use common::cli::{path, scratch, text};
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -15,10 +16,6 @@ fn spsa(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("run scripts/spsa.py with Python 3")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 #[test]
@@ -43,12 +40,10 @@ def main(argv):
 
 #[test]
 fn a_run_passes_the_perturbed_constants_to_the_runner_and_keeps_its_state() {
-    let dir = std::env::temp_dir().join(format!("stockman-spsa-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("spsa");
     let log = dir.join("args.log");
     let runner = dir.join("runner.py");
-    let stub = STUB_RUNNER.replace("sys.argv_log", &format!("{:?}", log.to_str().unwrap()));
+    let stub = STUB_RUNNER.replace("sys.argv_log", &format!("{:?}", path(&log)));
     std::fs::write(&runner, stub).unwrap();
     let inputs = dir.join("inputs.txt");
     std::fs::write(
@@ -57,10 +52,9 @@ fn a_run_passes_the_perturbed_constants_to_the_runner_and_keeps_its_state() {
     )
     .unwrap();
     let state = dir.join("state.json");
-    let path = |p: &Path| p.to_str().unwrap().to_string();
     let (runner, inputs, state_arg) = (path(&runner), path(&inputs), path(&state));
     let o = spsa(&[
-        "--runner", &runner, "--engine", "./tuner", "--inputs", &inputs, "--state", &state_arg,
+        "--runner", runner, "--engine", "./tuner", "--inputs", inputs, "--state", state_arg,
         "--pairs", "3", "--batch", "2", "--", "--nodes", "1000",
     ]);
     assert!(o.status.success(), "{}{}", text(&o.stdout), text(&o.stderr));
@@ -117,21 +111,22 @@ fn a_run_passes_the_perturbed_constants_to_the_runner_and_keeps_its_state() {
         .filter(|n| n.ends_with(".partial"))
         .collect();
     assert!(left.is_empty(), "{left:?}");
-    let shown = spsa(&["--state", &state_arg, "--show"]);
+    let shown = spsa(&["--state", state_arg, "--show"]);
     assert!(shown.status.success());
     assert!(text(&shown.stdout).contains("setoption name RFP_MARGIN_PER_DEPTH value"));
 
     // Refusals: an unknown constant, a malformed input line.
-    let fresh = path(&dir.join("fresh.json"));
+    let fresh = dir.join("fresh.json");
+    let fresh = path(&fresh);
     let o = spsa(&[
         "--runner",
-        &runner,
+        runner,
         "--engine",
         "./tuner",
         "--inputs",
-        &inputs,
+        inputs,
         "--state",
-        &fresh,
+        fresh,
         "--only",
         "NO_SUCH_CONSTANT",
     ]);
@@ -141,9 +136,9 @@ fn a_run_passes_the_perturbed_constants_to_the_runner_and_keeps_its_state() {
         "{}",
         text(&o.stderr)
     );
-    std::fs::write(&inputs, "RFP_MARGIN_PER_DEPTH, int, 80\n").unwrap();
+    std::fs::write(inputs, "RFP_MARGIN_PER_DEPTH, int, 80\n").unwrap();
     let o = spsa(&[
-        "--runner", &runner, "--engine", "./tuner", "--inputs", &inputs, "--state", &fresh,
+        "--runner", runner, "--engine", "./tuner", "--inputs", inputs, "--state", fresh,
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
@@ -151,6 +146,6 @@ fn a_run_passes_the_perturbed_constants_to_the_runner_and_keeps_its_state() {
         "{}",
         text(&o.stderr)
     );
-    assert!(!Path::new(&fresh).exists(), "no state for a refused run");
+    assert!(!Path::new(fresh).exists(), "no state for a refused run");
     std::fs::remove_dir_all(&dir).unwrap();
 }
