@@ -58,6 +58,34 @@ pub enum NodeKind {
     NonPv,
 }
 
+/// Which nodes of a null-window pass keep the principal variation's
+/// privileges (no pruning before moves, a smaller reduction, every move
+/// near a mate score). A null window has no PV node in Knuth and Moore's
+/// sense; with `FirstMoveChain` the pass's first-move chain from the root
+/// (the previous iteration's PV through the TT moves) is searched as one.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PvLine {
+    /// Only a node on the PV with a window wider than null.
+    WideWindow,
+    /// Also the first-move chain of a null-window pass (MTD(f)).
+    FirstMoveChain,
+}
+
+/// What a node is on the principal variation.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum PvStatus {
+    /// Off the PV: every selective technique applies.
+    Off,
+    /// On a null-window pass's first-move chain: no pruning before moves, a
+    /// smaller reduction and a full-width move loop near mate, but late quiet
+    /// moves are still pruned and nothing is re-searched.
+    Chain,
+    /// On the PV with a window wider than null: the chain's privileges, no
+    /// quiet-move pruning, and a move landing inside the window is searched
+    /// again with it.
+    Open,
+}
+
 /// What negamax knows of its node before the TT is read.
 #[derive(Copy, Clone)]
 struct Node {
@@ -67,8 +95,8 @@ struct Node {
     ply: Ply,
     kind: NodeKind,
     root: bool,
-    /// On the PV with a window wider than null.
-    pv_node: bool,
+    /// Its place on the principal variation (what selectivity it gets).
+    pv: PvStatus,
     in_check: bool,
     /// Normal mode: the selective techniques apply.
     selective: bool,
@@ -128,6 +156,8 @@ pub struct Searcher {
     pub pv: PvTable,
     pub mode: SearchMode,
     pub scheme: NodeScheme,
+    /// Which nodes of a null-window pass are searched as PV nodes (set by the back end).
+    pub pv_line: PvLine,
     /// The static evaluation of Normal mode (Pure mode: always Classical).
     pub evaluation: Evaluation,
     control: Arc<SearchControl>,
@@ -177,6 +207,7 @@ impl Searcher {
             pv: PvTable::default(),
             mode,
             scheme: NodeScheme::Pvs,
+            pv_line: PvLine::WideWindow,
             evaluation: Evaluation::default(),
             control,
             budget: TimeBudget::UNLIMITED,
@@ -380,7 +411,7 @@ impl Searcher {
         let eval = self.node_evaluation(&node);
         if node.selective
             && !node.root
-            && !node.pv_node
+            && node.pv == PvStatus::Off
             && !node.in_check
             && node.excluded.is_none()
             && let Some(score) =
@@ -452,7 +483,12 @@ impl Searcher {
             ply,
             kind,
             root,
-            pv_node: kind == NodeKind::Pv && beta.0 - alpha.0 > 1,
+            pv: match kind {
+                NodeKind::NonPv => PvStatus::Off,
+                NodeKind::Pv if beta.0 - alpha.0 > 1 => PvStatus::Open,
+                NodeKind::Pv if self.pv_line == PvLine::FirstMoveChain => PvStatus::Chain,
+                NodeKind::Pv => PvStatus::Off,
+            },
             in_check,
             selective,
             excluded: self.excluded[ply],

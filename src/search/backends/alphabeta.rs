@@ -6,10 +6,11 @@
 use super::{Iteration, aspiration};
 use crate::score::{Depth, Score};
 use crate::search::SearchMode;
-use crate::search::node::{NodeScheme, Searcher};
+use crate::search::node::{NodeScheme, PvLine, Searcher};
 
 pub fn iterate(s: &mut Searcher, depth: Depth, guess: Score) -> Option<Iteration> {
     s.scheme = NodeScheme::AlphaBeta;
+    s.pv_line = PvLine::WideWindow;
     if s.mode == SearchMode::Normal {
         return aspiration::iterate(s, depth, guess);
     }

@@ -6,7 +6,7 @@
 
 use super::Iteration;
 use crate::score::{Depth, Score};
-use crate::search::node::{NodeScheme, RootBest, Searcher};
+use crate::search::node::{NodeScheme, PvLine, RootBest, Searcher};
 use shakmaty::Move;
 
 /// Where the sequence of null-window passes starts.
@@ -19,10 +19,26 @@ pub enum FirstGuess {
 
 /// Passes allowed before falling back to one wide-window search (search
 /// instability can otherwise make the bounds oscillate).
+impl FirstGuess {
+    /// MTD(f)'s passes keep the PV's privileges along their first-move
+    /// chain: without them the principal line is pruned like a refutation
+    /// line (docs/research.md, session 30: MTDf against NegaScout at 10,000
+    /// nodes a move from -73 to -44 Elo). MT-SSS* and MT-DUAL* lost by it
+    /// (-34 and -51 Elo): their passes start far from the value, where the
+    /// first-move chain is no principal line yet.
+    fn pv_line(self) -> PvLine {
+        match self {
+            FirstGuess::Previous(_) => PvLine::FirstMoveChain,
+            FirstGuess::PlusInfinity | FirstGuess::MinusInfinity => PvLine::WideWindow,
+        }
+    }
+}
+
 pub const MAX_PASSES: u32 = 256;
 
 pub fn iterate(s: &mut Searcher, depth: Depth, first: FirstGuess) -> Option<Iteration> {
     s.scheme = NodeScheme::Pvs;
+    s.pv_line = first.pv_line();
     let mut lower = -Score::INFINITE;
     let mut upper = Score::INFINITE;
     let mut g = match first {

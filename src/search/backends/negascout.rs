@@ -5,9 +5,10 @@
 
 use super::{Iteration, aspiration};
 use crate::score::{Depth, Score};
-use crate::search::node::{NodeScheme, Searcher};
+use crate::search::node::{NodeScheme, PvLine, Searcher};
 
 pub fn iterate(s: &mut Searcher, depth: Depth, guess: Score) -> Option<Iteration> {
     s.scheme = NodeScheme::Pvs;
+    s.pv_line = PvLine::WideWindow;
     aspiration::iterate(s, depth, guess)
 }

@@ -2,7 +2,7 @@
 //! any move is generated), which are pruned unplayed, how each later move is
 //! reduced and re-searched, and what a cutoff teaches the ordering tables.
 
-use super::{Node, NodeEval, NodeKind, NodeScheme, Searcher};
+use super::{Node, NodeEval, NodeKind, NodeScheme, PvStatus, Searcher};
 use crate::board::gives_check;
 use crate::params::*;
 use crate::score::{Depth, Ply, Score};
@@ -63,7 +63,7 @@ impl MoveLoop {
             ply.checked_sub(1).and_then(|p| s.line[p]),
             ply.checked_sub(2).and_then(|p| s.line[p]),
         ];
-        let pv_near_mate = node.pv_node && !(is_plain(alpha) && is_plain(beta));
+        let pv_near_mate = node.pv != PvStatus::Off && !(is_plain(alpha) && is_plain(beta));
         let quiet_node = node.selective && !node.root && !node.in_check;
         MoveLoop {
             turn: s.board.turn(),
@@ -74,7 +74,7 @@ impl MoveLoop {
             tt_first,
             tt_move_extension,
             tt_move_is_capture: tt_first.is_some_and(|t| t.is_capture()),
-            may_prune_quiets: quiet_node && !node.pv_node,
+            may_prune_quiets: quiet_node && node.pv != PvStatus::Open,
             may_prune_by_see: quiet_node && !pv_near_mate,
             may_reduce: quiet_node && !pv_near_mate,
             node,
@@ -339,7 +339,7 @@ impl Searcher {
         if reduction > 0 && score > alpha && !self.stopped {
             score = -self.negamax(lo, hi, depth - 1, ply + 1, NodeKind::NonPv);
         }
-        if cx.node.pv_node && score > alpha && score < beta && !self.stopped {
+        if cx.node.pv == PvStatus::Open && score > alpha && score < beta && !self.stopped {
             score = -self.negamax(-beta, -alpha, depth - 1, ply + 1, NodeKind::Pv);
         }
         score
@@ -357,7 +357,8 @@ impl Searcher {
                 .tables
                 .continuation
                 .get(&cx.line_context, PieceTo::new(cx.turn, m));
-        let mut reduction = lmr_reduction(depth, move_index) - Depth::from(cx.node.pv_node)
+        let mut reduction = lmr_reduction(depth, move_index)
+            - Depth::from(cx.node.pv != PvStatus::Off)
             + Depth::from(!cx.eval.improving)
             - (history / tp!(LMR_HISTORY_DIVISOR))
                 .clamp(-tp!(LMR_HISTORY_MAX), tp!(LMR_HISTORY_MAX));
