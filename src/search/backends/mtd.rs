@@ -17,8 +17,6 @@ pub enum FirstGuess {
     MinusInfinity,
 }
 
-/// Passes allowed before falling back to one wide-window search (search
-/// instability can otherwise make the bounds oscillate).
 impl FirstGuess {
     /// MTD(f)'s passes keep the PV's privileges along their first-move
     /// chain: without them the principal line is pruned like a refutation
@@ -34,6 +32,8 @@ impl FirstGuess {
     }
 }
 
+/// Passes allowed before falling back to one wide-window search (search
+/// instability can otherwise make the bounds oscillate).
 pub const MAX_PASSES: u32 = 256;
 
 pub fn iterate(s: &mut Searcher, depth: Depth, first: FirstGuess) -> Option<Iteration> {
