@@ -76,6 +76,10 @@ crate::tunables! {
     /// and minus `ASPIRATION_WINDOW` centipawns, doubled on each fail.
     ASPIRATION_MIN_DEPTH: Depth = 4, 2..=8, 0.5;
     ASPIRATION_WINDOW: i32 = 25, 8..=100, 4.0;
+    /// MT-SSS* and MT-DUAL* (Normal mode): a null-window pass whose bound is
+    /// within this many centipawns of the previous iteration's value searches
+    /// its first-move chain as PV nodes, as every MTD(f) pass does.
+    MT_CHAIN_WINDOW: i32 = 24, 0..=200, 8.0;
 
     /// Time management (`crate::time`): moves assumed left in a sudden-death game.
     SUDDEN_DEATH_MOVES: u32 = 20, 10..=40, 2.0;

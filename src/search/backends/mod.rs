@@ -31,8 +31,8 @@ pub fn iterate(
     match algorithm {
         Algorithm::AlphaBeta => alphabeta::iterate(s, depth, guess),
         Algorithm::NegaScout => negascout::iterate(s, depth, guess),
-        Algorithm::MTDf => mtd::iterate(s, depth, mtd::FirstGuess::Previous(guess)),
-        Algorithm::SSS => mtd::iterate(s, depth, mtd::FirstGuess::PlusInfinity),
-        Algorithm::DUAL => mtd::iterate(s, depth, mtd::FirstGuess::MinusInfinity),
+        Algorithm::MTDf => mtd::iterate(s, depth, mtd::FirstGuess::Previous, guess),
+        Algorithm::SSS => mtd::iterate(s, depth, mtd::FirstGuess::PlusInfinity, guess),
+        Algorithm::DUAL => mtd::iterate(s, depth, mtd::FirstGuess::MinusInfinity, guess),
     }
 }

@@ -5,6 +5,7 @@
 //! upper bounds falling) or -infinity (MT-DUAL*, lower bounds rising).
 
 use super::Iteration;
+use crate::params::MT_CHAIN_WINDOW;
 use crate::score::{Depth, Score};
 use crate::search::node::{NodeScheme, PvLine, RootBest, Searcher};
 use shakmaty::Move;
@@ -12,21 +13,37 @@ use shakmaty::Move;
 /// Where the sequence of null-window passes starts.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum FirstGuess {
-    Previous(Score),
+    /// The previous iteration's value (MTD(f)).
+    Previous,
     PlusInfinity,
     MinusInfinity,
 }
 
 impl FirstGuess {
-    /// MTD(f)'s passes keep the PV's privileges along their first-move
-    /// chain: without them the principal line is pruned like a refutation
-    /// line (docs/research.md, session 30: MTDf against NegaScout at 10,000
-    /// nodes a move from -73 to -44 Elo). MT-SSS* and MT-DUAL* lost by it
-    /// (-34 and -51 Elo): their passes start far from the value, where the
-    /// first-move chain is no principal line yet.
-    fn pv_line(self) -> PvLine {
+    fn start(self, previous: Score) -> Score {
         match self {
-            FirstGuess::Previous(_) => PvLine::FirstMoveChain,
+            FirstGuess::Previous => previous,
+            FirstGuess::PlusInfinity => Score::INFINITE,
+            FirstGuess::MinusInfinity => -Score::INFINITE,
+        }
+    }
+
+    /// Which nodes of the pass at `beta` keep the PV's privileges. Without
+    /// them the principal line is pruned like a refutation line
+    /// (docs/research.md, session 30: MTDf against NegaScout at 10,000
+    /// nodes a move from -73 to -44 Elo). A pass asks about the principal
+    /// line only when its bound is near the value: MTD(f)'s start there;
+    /// MT-SSS*'s and MT-DUAL*'s arrive there from an infinite bound, and
+    /// given the chain on every pass they lost (-34 and -51 Elo), given it
+    /// only within `MT_CHAIN_WINDOW` of the previous iteration's value they
+    /// gained (session 31).
+    fn pv_line(self, beta: Score, previous: Score) -> PvLine {
+        let near_value = (beta.0 - previous.0).abs() <= crate::tp!(MT_CHAIN_WINDOW);
+        match self {
+            FirstGuess::Previous => PvLine::FirstMoveChain,
+            FirstGuess::PlusInfinity | FirstGuess::MinusInfinity if near_value => {
+                PvLine::FirstMoveChain
+            }
             FirstGuess::PlusInfinity | FirstGuess::MinusInfinity => PvLine::WideWindow,
         }
     }
@@ -36,16 +53,18 @@ impl FirstGuess {
 /// instability can otherwise make the bounds oscillate).
 pub const MAX_PASSES: u32 = 256;
 
-pub fn iterate(s: &mut Searcher, depth: Depth, first: FirstGuess) -> Option<Iteration> {
+/// One iteration: passes from `first` until the bounds meet; `previous` is
+/// the previous iteration's value.
+pub fn iterate(
+    s: &mut Searcher,
+    depth: Depth,
+    first: FirstGuess,
+    previous: Score,
+) -> Option<Iteration> {
     s.scheme = NodeScheme::Pvs;
-    s.pv_line = first.pv_line();
     let mut lower = -Score::INFINITE;
     let mut upper = Score::INFINITE;
-    let mut g = match first {
-        FirstGuess::Previous(guess) => guess,
-        FirstGuess::PlusInfinity => Score::INFINITE,
-        FirstGuess::MinusInfinity => -Score::INFINITE,
-    };
+    let mut g = first.start(previous);
     // The move that proved the best lower bound so far.
     let mut best: Option<Move> = None;
     let mut passes = 0;
@@ -57,6 +76,7 @@ pub fn iterate(s: &mut Searcher, depth: Depth, first: FirstGuess) -> Option<Iter
             return fallback(s, depth, lower, upper, best);
         }
         let beta = if g == lower { g + 1 } else { g };
+        s.pv_line = first.pv_line(beta, previous);
         let before = s.stats.nodes;
         g = s.search_root(beta - 1, beta, depth);
         passes += 1;
