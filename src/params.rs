@@ -14,19 +14,19 @@ crate::tunables! {
     NULL_BASE_REDUCTION: Depth = 3, 1..=6, 0.5;
     NULL_DEPTH_DIVISOR: Depth = 4, 2..=8, 0.5;
     /// Extra null-move reduction per this much static eval above beta (at most `NULL_EVAL_MAX`).
-    NULL_EVAL_STEP: i32 = 200, 50..=400, 20.0;
+    NULL_EVAL_STEP: i32 = 197, 50..=400, 20.0;
     NULL_EVAL_MAX: Depth = 3, 0..=6, 0.5;
 
     /// Reverse futility (static null move): up to this depth, a static eval this
     /// far above beta per ply of depth is taken as a fail high.
     RFP_MAX_DEPTH: Depth = 6, 2..=10, 0.5;
-    RFP_MARGIN_PER_DEPTH: i32 = 80, 30..=160, 8.0;
+    RFP_MARGIN_PER_DEPTH: i32 = 79, 30..=160, 8.0;
 
     /// Futility pruning of quiet moves: up to this depth, a quiet move cannot
     /// raise a static eval this far below alpha.
     FUTILITY_MAX_DEPTH: Depth = 4, 1..=8, 0.5;
-    FUTILITY_BASE: i32 = 90, 0..=200, 10.0;
-    FUTILITY_PER_DEPTH: i32 = 90, 30..=180, 8.0;
+    FUTILITY_BASE: i32 = 87, 0..=200, 10.0;
+    FUTILITY_PER_DEPTH: i32 = 92, 30..=180, 8.0;
 
     /// Late-move pruning: at shallow depth, quiets beyond `late_move_limit` are skipped.
     LMP_MAX_DEPTH: Depth = 4, 1..=8, 0.5;
@@ -35,15 +35,15 @@ crate::tunables! {
     /// `SEE_QUIET_MARGIN * depth` and captures losing more than
     /// `SEE_CAPTURE_MARGIN * depth` by exchange are skipped.
     SEE_PRUNE_MAX_DEPTH: Depth = 6, 1..=10, 0.5;
-    SEE_QUIET_MARGIN: i32 = 60, 10..=150, 6.0;
+    SEE_QUIET_MARGIN: i32 = 58, 10..=150, 6.0;
     SEE_CAPTURE_MARGIN: i32 = 100, 20..=200, 10.0;
 
     /// Delta pruning in quiescence: a capture whose victim, plus this margin,
     /// cannot lift the stand-pat score to alpha is skipped.
-    DELTA_MARGIN: i32 = 200, 50..=400, 15.0;
+    DELTA_MARGIN: i32 = 202, 50..=400, 15.0;
 
     /// One ply less (or more) reduction per this much history score.
-    LMR_HISTORY_DIVISOR: i32 = 8192, 2048..=16384, 500.0;
+    LMR_HISTORY_DIVISOR: i32 = 8114, 2048..=16384, 500.0;
     /// At most this many plies of reduction are added or removed by history.
     LMR_HISTORY_MAX: Depth = 2, 0..=4, 0.5;
 
@@ -51,8 +51,8 @@ crate::tunables! {
     LMR_MIN_DEPTH: Depth = 3, 1..=6, 0.5;
     LMR_FIRST_MOVE: usize = 3, 1..=8, 0.5;
     /// The reduction table: `LMR_BASE_CENTI / 100 + ln(depth) ln(index) / (LMR_DIVISOR_CENTI / 100)`.
-    LMR_BASE_CENTI: i32 = 75, 0..=200, 8.0;
-    LMR_DIVISOR_CENTI: i32 = 225, 100..=400, 12.0;
+    LMR_BASE_CENTI: i32 = 73, 0..=200, 8.0;
+    LMR_DIVISOR_CENTI: i32 = 228, 100..=400, 12.0;
 
     /// Singular extension: from this depth, a TT move whose stored lower bound
     /// is at most `SINGULAR_TT_DEPTH_SLACK` plies shallower is extended by one
@@ -75,7 +75,7 @@ crate::tunables! {
     /// mode): from this depth, the first window is the previous score plus
     /// and minus `ASPIRATION_WINDOW` centipawns, doubled on each fail.
     ASPIRATION_MIN_DEPTH: Depth = 4, 2..=8, 0.5;
-    ASPIRATION_WINDOW: i32 = 25, 8..=100, 4.0;
+    ASPIRATION_WINDOW: i32 = 24, 8..=100, 4.0;
     /// MT-SSS* and MT-DUAL* (Normal mode): a null-window pass whose bound is
     /// within this many centipawns of the previous iteration's value searches
     /// its first-move chain as PV nodes, as every MTD(f) pass does.

@@ -62,8 +62,15 @@ mod tuning_build {
         e.send("setoption name LMR_BASE_CENTI value 150");
         assert!(e.sync().is_empty(), "values within range are taken");
         assert_ne!(bench_nodes(&mut e), default);
-        e.send("setoption name null_min_depth value 3");
-        e.send("setoption name LMR_BASE_CENTI value 75");
+        let default_of = |name: &str| TUNABLES.iter().find(|t| t.name == name).unwrap().default;
+        e.send(&format!(
+            "setoption name null_min_depth value {}",
+            default_of("NULL_MIN_DEPTH")
+        ));
+        e.send(&format!(
+            "setoption name LMR_BASE_CENTI value {}",
+            default_of("LMR_BASE_CENTI")
+        ));
         assert_eq!(bench_nodes(&mut e), default, "the defaults again");
         e.send("setoption name NULL_MIN_DEPTH value 99");
         assert!(e.sync().iter().any(|l| l.contains("outside 1..8")));
