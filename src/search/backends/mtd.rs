@@ -148,3 +148,28 @@ fn fallback(
     let best = s.root_best.map(|b| b.mv).or(best)?;
     Some(Iteration { score, best })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mtdf_passes_search_the_chain_and_the_infinite_starts_only_near_the_value() {
+        let previous = Score(40);
+        let window = crate::tp!(MT_CHAIN_WINDOW);
+        let near = Score(previous.0 + window);
+        let far = Score(previous.0 - window - 1);
+        for beta in [near, far, Score::INFINITE, -Score::INFINITE + 1] {
+            assert_eq!(
+                FirstGuess::Previous.pv_line(beta, previous),
+                PvLine::FirstMoveChain
+            );
+        }
+        for first in [FirstGuess::PlusInfinity, FirstGuess::MinusInfinity] {
+            assert_eq!(first.pv_line(near, previous), PvLine::FirstMoveChain);
+            assert_eq!(first.pv_line(previous, previous), PvLine::FirstMoveChain);
+            assert_eq!(first.pv_line(far, previous), PvLine::WideWindow);
+            assert_eq!(first.pv_line(Score::INFINITE, previous), PvLine::WideWindow);
+        }
+    }
+}
