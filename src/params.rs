@@ -92,4 +92,8 @@ crate::tunables! {
     /// below the increment and the clock grows back instead of settling a
     /// few stalls away from a time loss.
     INCREMENT_SHARE_PERCENT: u32 = 75, 50..=100, 4.0;
+    /// Time management (`crate::search::driver`): another iteration is
+    /// started only while less than this share (percent) of the soft limit,
+    /// as scaled by how settled the search looks, has gone.
+    NEXT_ITERATION_PERCENT: u32 = 75, 30..=100, 4.0;
 }

@@ -8,16 +8,13 @@ use super::{Limits, PvLine, SearchMode, SearchParams, SearchResult};
 use crate::board::Board;
 use crate::known::rank_root_moves;
 use crate::known::root::TbOutcome;
+use crate::params::NEXT_ITERATION_PERCENT;
 use crate::score::{Depth, MAX_PLY, Score};
 use crate::time::TimeBudget;
+use crate::tp;
 use crate::tt::Bound;
 use shakmaty::Move;
 use std::time::Duration;
-
-/// Another iteration is started only while less than this share of the soft
-/// limit has gone: the next one takes longer than all before it together, and
-/// one cut short by the hard limit is wasted.
-const NEXT_ITERATION_SHARE: f64 = 0.6;
 
 /// Deepest iteration the driver starts.
 pub const MAX_DEPTH: Depth = MAX_PLY as Depth - 8;
@@ -199,12 +196,19 @@ pub fn search(
         {
             break;
         }
+        if let Some(soft) = budget.soft {
+            log::debug!(
+                "time: depth {depth} at {:?} of soft {soft:?}, scale {:.2}",
+                s.control().elapsed(),
+                stability.soft_scale(),
+            );
+        }
         if !s.control().is_pondering()
             && budget.hard.is_some()
             && (allowed.len() == 1
                 || budget.soft.is_some_and(|soft| {
                     s.control().elapsed()
-                        >= soft.mul_f64(NEXT_ITERATION_SHARE * stability.soft_scale())
+                        >= soft.mul_f64(next_iteration_share() * stability.soft_scale())
                 }))
         {
             // A timed search with one legal move, or past its soft limit.
@@ -268,6 +272,13 @@ fn shown_score(score: Score, root_tb: Option<TbOutcome>) -> Score {
         Some(TbOutcome::Loss) => -Score::TB_WIN,
         None => score,
     }
+}
+
+/// Another iteration is started only while less than this share of the
+/// (scaled) soft limit has gone: the next one takes longer than all before it
+/// together, and one cut short by the hard limit is mostly wasted.
+fn next_iteration_share() -> f64 {
+    f64::from(tp!(NEXT_ITERATION_PERCENT)) / 100.0
 }
 
 /// How settled the search looks: a best move that stays put and a score that
