@@ -196,20 +196,20 @@ pub fn search(
         {
             break;
         }
-        if let Some(soft) = budget.soft {
+        let spent = s.control().elapsed();
+        // No iteration starts once this much time has gone: a share of the
+        // soft limit, scaled by how settled the search looks.
+        let next_iteration_until = budget
+            .soft
+            .map(|soft| soft.mul_f64(next_iteration_share() * stability.soft_scale()));
+        if let (Some(soft), Some(until)) = (budget.soft, next_iteration_until) {
             log::debug!(
-                "time: depth {depth} at {:?} of soft {soft:?}, scale {:.2}",
-                s.control().elapsed(),
-                stability.soft_scale(),
+                "time: depth {depth} done at {spent:?}; soft limit {soft:?}, next iteration only before {until:?}"
             );
         }
         if !s.control().is_pondering()
             && budget.hard.is_some()
-            && (allowed.len() == 1
-                || budget.soft.is_some_and(|soft| {
-                    s.control().elapsed()
-                        >= soft.mul_f64(next_iteration_share() * stability.soft_scale())
-                }))
+            && (allowed.len() == 1 || next_iteration_until.is_some_and(|until| spent >= until))
         {
             // A timed search with one legal move, or past its soft limit.
             // (`movetime` has no soft limit: it searches until the hard one.)
