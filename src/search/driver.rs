@@ -104,6 +104,7 @@ pub fn search(
                 .filter(|m| !excluded.contains(m))
                 .collect();
             s.set_root_moves(&remaining);
+            s.mate_found = guess.is_mate();
             let Some(it) = backends::iterate(params.algorithm, s, depth, guess) else {
                 break;
             };

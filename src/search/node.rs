@@ -184,6 +184,10 @@ pub struct Searcher {
     root_depth: Depth,
     /// The static evaluation is rounded to a multiple of this (see `Grain`).
     pub grain: Grain,
+    /// The previous iteration found a mate (for either side): a node whose
+    /// side to move already has a mate in hand then looks for a faster one
+    /// without pruning or reducing its quiet moves.
+    pub mate_found: bool,
     /// The WDL probe of the endgame tablebases (`None`: no probes).
     pub tb: Option<TbProbe>,
 }
@@ -222,6 +226,7 @@ impl Searcher {
             excluded: [None; MAX_PLY + 1],
             root_depth: 0,
             grain: Grain::FULL,
+            mate_found: false,
             tb: None,
         }
     }

@@ -65,6 +65,13 @@ impl MoveLoop {
         ];
         let pv_near_mate = node.pv != PvStatus::Off && !(is_plain(alpha) && is_plain(beta));
         let quiet_node = node.selective && !node.root && !node.in_check;
+        // Once an iteration has found a mate, a node whose side to move
+        // already holds a mate bound asks only for a faster mate, and the
+        // mating moves of a bare-king ending are quiet ones: none is pruned
+        // or reduced there. (Not before: the first passes of MT-SSS* and
+        // MT-DUAL* meet mate bounds in every position, and walking them
+        // full width cost those drivers 2 to 8 times the nodes.)
+        let seeking_faster_mate = s.mate_found && alpha >= Score::MATE_BOUND && alpha < Score::MATE;
         MoveLoop {
             turn: s.board.turn(),
             line_context,
@@ -74,9 +81,9 @@ impl MoveLoop {
             tt_first,
             tt_move_extension,
             tt_move_is_capture: tt_first.is_some_and(|t| t.is_capture()),
-            may_prune_quiets: quiet_node && node.pv != PvStatus::Open,
+            may_prune_quiets: quiet_node && node.pv != PvStatus::Open && !seeking_faster_mate,
             may_prune_by_see: quiet_node && !pv_near_mate,
-            may_reduce: quiet_node && !pv_near_mate,
+            may_reduce: quiet_node && !pv_near_mate && !seeking_faster_mate,
             node,
             eval,
         }
