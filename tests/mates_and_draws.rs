@@ -76,23 +76,23 @@ fn the_oracle_confirms_the_short_mates() {
     }
 }
 
-/// Mate in N is found by depth 2N + 1 by every back end in Pure mode and in
-/// Normal mode with either evaluation. (kbK5/pp6/1P6/8/8/8/8/R7, 1.Ra6 and
-/// mate next move, once caught MTD(f) and MT-DUAL*: reverse futility fired
-/// in one null-window pass and not in another, the passes' bounds crossed
-/// and the driver returned the contradicting fail low.)
+/// Mate in N is found by depth 2N + 1 by every back end in Pure mode (the
+/// full-width search is exact there). In Normal mode, with either
+/// evaluation, every back end sees a mate by depth 2N + 1, at most one move
+/// longer than the shortest, and reports the shortest by depth 2N + 3: its
+/// reductions and late-move pruning make the shortest mate at the least
+/// depth a matter of move order, which the history tables decide (sessions
+/// 23 to 35 saw unrelated changes move it, for one back end or another, on
+/// the KQK mate in 4). (kbK5/pp6/1P6/8/8/8/8/R7, 1.Ra6 and mate next move,
+/// once caught MTD(f) and MT-DUAL*: reverse futility fired in one
+/// null-window pass and not in another, the passes' bounds crossed and the
+/// driver returned the contradicting fail low.)
 #[test]
 fn every_back_end_finds_mate_in_n() {
     for &(fen, n) in MATES {
         let board = Board::from_fen(fen).unwrap();
         for algorithm in Algorithm::ALL {
-            for (mode, evaluation) in [
-                (SearchMode::Pure, Evaluation::Classical),
-                (SearchMode::Normal, Evaluation::Classical),
-                (SearchMode::Normal, Evaluation::Network),
-            ] {
-                let depth = 2 * n + 1;
-                let r = run_with(&board, algorithm, mode, evaluation, &Limits::depth(depth));
+            let exact = |r: &stockman::SearchResult, mode: SearchMode, evaluation, depth| {
                 assert_eq!(
                     r.score.mate_moves(),
                     Some(n),
@@ -109,6 +109,34 @@ fn every_back_end_finds_mate_in_n() {
                         "{algorithm}: not mate on {fen}"
                     );
                 }
+            };
+            let depth = 2 * n + 1;
+            let pure = run_with(
+                &board,
+                algorithm,
+                SearchMode::Pure,
+                Evaluation::Classical,
+                &Limits::depth(depth),
+            );
+            exact(&pure, SearchMode::Pure, Evaluation::Classical, depth);
+            for evaluation in [Evaluation::Classical, Evaluation::Network] {
+                let normal = SearchMode::Normal;
+                let seen = run_with(&board, algorithm, normal, evaluation, &Limits::depth(depth));
+                let moves = seen.score.mate_moves();
+                assert!(
+                    moves.is_some_and(|m| (n..=n + 1).contains(&m)),
+                    "{algorithm} Normal {evaluation} depth {depth}: {} on {fen}",
+                    seen.score
+                );
+                let deeper = depth + 2;
+                let r = run_with(
+                    &board,
+                    algorithm,
+                    normal,
+                    evaluation,
+                    &Limits::depth(deeper),
+                );
+                exact(&r, normal, evaluation, deeper);
             }
         }
     }

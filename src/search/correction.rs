@@ -1,12 +1,13 @@
 //! Correction history: by how much the search found the static evaluation
-//! off in positions with this pawn structure, for the side to move. The
-//! search adds the learnt correction to the static evaluation it prunes with.
+//! off in positions like this one, for the side to move. Three tables learn
+//! it, keyed by the pawns, by White's other pieces and by Black's; the
+//! search adds their blend to the static evaluation it prunes with.
 
 use crate::eval::pawn_hash;
 use crate::score::{Depth, Score};
-use shakmaty::{Chess, Color, Position};
+use shakmaty::{Bitboard, Board, Chess, Color, Position};
 
-/// Entries per side, indexed by this many bits of a hash of the pawns.
+/// Entries per side to move in each table, indexed by this many bits of a key.
 const CORRECTION_BITS: u32 = 14;
 const CORRECTION_ENTRIES: usize = 1 << CORRECTION_BITS;
 /// Entries hold corrections in 1/GRAIN of a centipawn.
@@ -16,50 +17,123 @@ const MAX_UPDATE_WEIGHT: i32 = 16;
 const WEIGHT_SCALE: i32 = 256;
 /// Largest correction, in centipawns.
 const MAX_CORRECTION: i32 = 256;
+/// The blend, out of `BLEND_SCALE`: the pawn table's share and each colour's
+/// non-pawn table's (every table learns the same difference, so shares
+/// summing to the scale give that difference back once they agree).
+const PAWN_SHARE: i32 = 2;
+const NON_PAWN_SHARE: i32 = 1;
+const BLEND_SCALE: i32 = PAWN_SHARE + 2 * NON_PAWN_SHARE;
+
+/// One table: a correction per side to move and key.
+struct Table(Vec<i32>);
+
+impl Table {
+    fn new() -> Table {
+        Table(vec![0; 2 * CORRECTION_ENTRIES])
+    }
+
+    #[inline]
+    fn slot(turn: Color, key: u64) -> usize {
+        let index = (key >> (u64::BITS - CORRECTION_BITS)) as usize;
+        match turn {
+            Color::White => index,
+            Color::Black => CORRECTION_ENTRIES + index,
+        }
+    }
+
+    #[inline]
+    fn get(&self, turn: Color, key: u64) -> i32 {
+        self.0[Self::slot(turn, key)]
+    }
+
+    /// Moves the entry towards `diff` (in 1/GRAIN centipawns) by `weight`.
+    #[inline]
+    fn learn(&mut self, turn: Color, key: u64, diff: i32, weight: i32) {
+        let e = &mut self.0[Self::slot(turn, key)];
+        *e = (*e * (WEIGHT_SCALE - weight) + diff * weight) / WEIGHT_SCALE;
+    }
+}
+
+/// The keys of a position's three tables.
+struct Keys {
+    turn: Color,
+    pawns: u64,
+    /// White's pieces other than pawns, then Black's.
+    non_pawn: [u64; 2],
+}
+
+impl Keys {
+    #[inline]
+    fn of(pos: &Chess) -> Keys {
+        let board = pos.board();
+        let pawns = board.pawns();
+        Keys {
+            turn: pos.turn(),
+            pawns: pawn_hash([pawns & board.white(), pawns & board.black()]),
+            non_pawn: [
+                non_pawn_hash(board, board.white()),
+                non_pawn_hash(board, board.black()),
+            ],
+        }
+    }
+}
+
+/// A hash of where one colour's (`side`) knights, bishops, rooks, queens and
+/// king stand: a multiply per piece type, summed.
+#[inline]
+fn non_pawn_hash(board: &Board, side: Bitboard) -> u64 {
+    let part = |pieces: Bitboard, odd: u64| (pieces & side).0.wrapping_mul(odd);
+    let sum = part(board.knights(), 0x9e37_79b9_7f4a_7c15)
+        .wrapping_add(part(board.bishops(), 0xbf58_476d_1ce4_e5b9))
+        .wrapping_add(part(board.rooks(), 0x94d0_49bb_1331_11eb))
+        .wrapping_add(part(board.queens(), 0xd6e8_feb8_6659_fd93))
+        .wrapping_add(part(board.kings(), 0xa076_1d64_78bd_642f));
+    (sum ^ (sum >> 29)).wrapping_mul(0x2545_f491_4f6c_dd1d)
+}
 
 pub struct CorrectionHistory {
-    table: Vec<i32>,
+    pawns: Table,
+    non_pawn: [Table; 2],
 }
 
 impl Default for CorrectionHistory {
     fn default() -> Self {
         CorrectionHistory {
-            table: vec![0; 2 * CORRECTION_ENTRIES],
+            pawns: Table::new(),
+            non_pawn: [Table::new(), Table::new()],
         }
     }
 }
 
 impl CorrectionHistory {
-    #[inline]
-    fn slot(pos: &Chess) -> usize {
-        let board = pos.board();
-        let pawns = board.pawns();
-        let hash = pawn_hash([pawns & board.white(), pawns & board.black()]);
-        let index = (hash >> (u64::BITS - CORRECTION_BITS)) as usize;
-        let side = match pos.turn() {
-            Color::White => 0,
-            Color::Black => CORRECTION_ENTRIES,
-        };
-        side + index
-    }
-
     /// `raw` (the static evaluation of `pos`) with the learnt correction.
     #[inline]
     pub fn corrected(&self, pos: &Chess, raw: Score) -> Score {
-        Score(raw.0 + self.table[Self::slot(pos)] / GRAIN)
+        let k = Keys::of(pos);
+        let blend = PAWN_SHARE * self.pawns.get(k.turn, k.pawns)
+            + NON_PAWN_SHARE
+                * (self.non_pawn[0].get(k.turn, k.non_pawn[0])
+                    + self.non_pawn[1].get(k.turn, k.non_pawn[1]));
+        Score(raw.0 + blend / (BLEND_SCALE * GRAIN))
     }
 
     /// The search at `depth` found `pos` worth `searched` where the static
-    /// evaluation said `raw`: move the correction towards the difference.
+    /// evaluation said `raw`: move each table's correction towards the difference.
     pub fn update(&mut self, pos: &Chess, raw: Score, searched: Score, depth: Depth) {
         let diff = (searched.0 - raw.0).clamp(-MAX_CORRECTION, MAX_CORRECTION) * GRAIN;
         let weight = (depth + 1).clamp(1, MAX_UPDATE_WEIGHT);
-        let e = &mut self.table[Self::slot(pos)];
-        *e = (*e * (WEIGHT_SCALE - weight) + diff * weight) / WEIGHT_SCALE;
+        let k = Keys::of(pos);
+        self.pawns.learn(k.turn, k.pawns, diff, weight);
+        for (table, key) in self.non_pawn.iter_mut().zip(k.non_pawn) {
+            table.learn(k.turn, key, diff, weight);
+        }
     }
 
     pub fn clear(&mut self) {
-        self.table.fill(0);
+        self.pawns.0.fill(0);
+        for table in &mut self.non_pawn {
+            table.0.fill(0);
+        }
     }
 }
 
@@ -68,8 +142,13 @@ mod tests {
     use super::*;
     use crate::board::Board;
 
+    fn corrected(c: &CorrectionHistory, fen: &str) -> i32 {
+        let b = Board::from_fen(fen).unwrap();
+        c.corrected(b.pos(), Score(30)).0
+    }
+
     #[test]
-    fn corrections_follow_the_search_per_pawn_structure_and_side() {
+    fn corrections_follow_the_search_per_side_to_move_and_stay_capped() {
         let b = Board::from_fen("4k3/pp6/8/8/8/8/PP6/4K3 w - - 0 1").unwrap();
         let mut c = CorrectionHistory::default();
         assert_eq!(c.corrected(b.pos(), Score(30)), Score(30));
@@ -83,12 +162,31 @@ mod tests {
             c.update(b.pos(), Score(0), Score(5000), 20);
         }
         assert!(c.corrected(b.pos(), Score(0)).0 <= MAX_CORRECTION);
-        // The other side to move, and another pawn structure, are apart.
-        let black = Board::from_fen("4k3/pp6/8/8/8/8/PP6/4K3 b - - 0 1").unwrap();
-        assert_eq!(c.corrected(black.pos(), Score(30)), Score(30));
-        let other = Board::from_fen("4k3/p7/8/8/8/8/PP6/4K3 w - - 0 1").unwrap();
-        assert_eq!(c.corrected(other.pos(), Score(30)), Score(30));
+        // The other side to move is apart.
+        assert_eq!(corrected(&c, "4k3/pp6/8/8/8/8/PP6/4K3 b - - 0 1"), 30);
         c.clear();
         assert_eq!(c.corrected(b.pos(), Score(30)), Score(30));
+    }
+
+    #[test]
+    fn each_table_lends_its_share_to_positions_that_share_its_key() {
+        let learnt = "4k3/pp6/8/8/8/2N5/PP6/4K3 w - - 0 1";
+        let b = Board::from_fen(learnt).unwrap();
+        let mut c = CorrectionHistory::default();
+        for _ in 0..200 {
+            c.update(b.pos(), Score(30), Score(130), 20);
+        }
+        let gain = |fen| corrected(&c, fen) - 30;
+        assert!((96..=100).contains(&gain(learnt)), "{}", gain(learnt));
+        // The same pieces, other pawns: both non-pawn tables, half.
+        let other_pawns = gain("4k3/p7/8/8/8/2N5/PP6/4K3 w - - 0 1");
+        assert!((48..=50).contains(&other_pawns), "{other_pawns}");
+        // The same pawns and Black's king, White's knight elsewhere: the
+        // pawn table and Black's non-pawn table, three quarters.
+        let other_knight = gain("4k3/pp6/8/8/8/5N2/PP6/4K3 w - - 0 1");
+        assert!((72..=75).contains(&other_knight), "{other_knight}");
+        // Nothing in common but the side to move: none.
+        assert_eq!(gain("3k4/p7/8/8/8/5N2/PP6/4K3 w - - 0 1"), 0);
+        assert_eq!(gain("3k4/p7/8/8/8/5N2/P7/3K4 w - - 0 1"), 0);
     }
 }
