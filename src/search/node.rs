@@ -8,7 +8,7 @@ mod pruning;
 mod quiescence;
 
 use super::capture_history::CaptureHistory;
-use super::continuation::{ContinuationHistory, CounterMoves, PieceTo};
+use super::continuation::{ContinuationHistory, CounterMoves, LineContext, PieceTo};
 use super::control::SearchControl;
 use super::correction::CorrectionHistory;
 use super::grain::Grain;
@@ -295,6 +295,16 @@ impl Searcher {
         self.tables.static_eval.evaluate(&self.board, ply, kind)
     }
 
+    /// The moves played one and two plies before `ply` (none before the
+    /// root or for a null move).
+    #[inline(always)]
+    fn line_context(&self, ply: Ply) -> LineContext {
+        [
+            ply.checked_sub(1).and_then(|p| self.line[p]),
+            ply.checked_sub(2).and_then(|p| self.line[p]),
+        ]
+    }
+
     /// The static evaluation and the value the search uses at a leaf: in
     /// Normal mode the evaluation corrected by the correction history and
     /// rounded to the grain; in Pure mode the evaluation itself.
@@ -302,9 +312,11 @@ impl Searcher {
     fn leaf_eval(&mut self, ply: Ply) -> (Score, Score) {
         let raw = self.static_eval(ply);
         let leaf = match self.mode {
-            SearchMode::Normal => self
-                .grain
-                .round(self.tables.correction.corrected(self.board.pos(), raw)),
+            SearchMode::Normal => self.grain.round(self.tables.correction.corrected(
+                self.board.pos(),
+                raw,
+                &self.line_context(ply),
+            )),
             SearchMode::Pure => raw,
         };
         (raw, leaf)
@@ -609,9 +621,13 @@ impl Searcher {
             && is_plain(best)
             && best_move.is_none_or(|m| !is_tactical(m))
         {
-            self.tables
-                .correction
-                .update(self.board.pos(), eval.raw, best, node.depth);
+            self.tables.correction.update(
+                self.board.pos(),
+                eval.raw,
+                best,
+                node.depth,
+                &self.line_context(node.ply),
+            );
         }
     }
 }

@@ -59,10 +59,7 @@ impl MoveLoop {
         (alpha, beta): (Score, Score),
     ) -> MoveLoop {
         let ply = node.ply;
-        let line_context: LineContext = [
-            ply.checked_sub(1).and_then(|p| s.line[p]),
-            ply.checked_sub(2).and_then(|p| s.line[p]),
-        ];
+        let line_context = s.line_context(ply);
         let pv_near_mate = node.pv != PvStatus::Off && !(is_plain(alpha) && is_plain(beta));
         let quiet_node = node.selective && !node.root && !node.in_check;
         // Once an iteration has found a mate, a node whose side to move
