@@ -2,7 +2,7 @@
 //! this victim caused a cutoff. It orders captures of equal victims (where
 //! MVV-LVA only guessed by the attacker) by what the search has seen.
 
-use super::continuation::PieceTo;
+use super::continuation::{PIECE_SQUARES, PieceTo};
 use super::history::{History, with_gravity};
 use crate::eval::role_index;
 use crate::score::Depth;
@@ -10,8 +10,6 @@ use shakmaty::{Color, Move};
 
 /// Largest magnitude an entry reaches (gravity keeps it inside).
 const CAPTURE_HISTORY_MAX: i32 = 16_384;
-/// Pieces (colour and role) by squares, as in `PieceTo`.
-const PIECE_SQUARES: usize = 12 * 64;
 /// Victims by role (a promotion without a capture counts as taking a pawn).
 const VICTIMS: usize = 6;
 

@@ -10,8 +10,8 @@ use super::history::{History, with_gravity};
 
 /// Largest magnitude an entry reaches (gravity keeps it inside).
 const CONTINUATION_MAX: i32 = 16_384;
-/// Pieces (colour and role) by squares.
-const PIECE_SQUARES: usize = 12 * 64;
+/// Pieces (colour and role) by squares: the moves `PieceTo` tells apart.
+pub(super) const PIECE_SQUARES: usize = 12 * 64;
 
 /// A move as "this piece of this colour arrived on this square".
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -26,6 +26,13 @@ impl PieceTo {
     #[inline]
     pub(super) fn index(self) -> usize {
         self.0 as usize
+    }
+
+    /// The slot of the pair (`earlier`, `self`) in a table of
+    /// `PIECE_SQUARES * PIECE_SQUARES` entries.
+    #[inline]
+    pub(super) fn after(self, earlier: PieceTo) -> usize {
+        earlier.index() * PIECE_SQUARES + self.index()
     }
 }
 
@@ -49,7 +56,7 @@ impl Default for ContinuationHistory {
 impl ContinuationHistory {
     #[inline]
     fn slot(earlier: PieceTo, now: PieceTo) -> usize {
-        earlier.index() * PIECE_SQUARES + now.index()
+        now.after(earlier)
     }
 
     /// The summed score of `now` after each earlier move of the line.

@@ -6,7 +6,7 @@
 
 use crate::eval::pawn_hash;
 use crate::score::{Depth, Score};
-use crate::search::continuation::{LineContext, PieceTo};
+use crate::search::continuation::{LineContext, PIECE_SQUARES};
 use shakmaty::{Bitboard, Board, Chess, Color, Position};
 
 /// Entries per side to move in each table, indexed by this many bits of a key.
@@ -33,8 +33,6 @@ const BLEND_SCALE: i32 = PAWN_SHARE + 2 * NON_PAWN_SHARE + CONTINUATION_SHARE;
 /// pairs covers the whole tree: their blended correction hid the KQK mate in
 /// 4 from MT-SSS* at depth 9 (`tests/mates_and_draws.rs`).
 const DECIDED: i32 = 1000;
-/// Pieces (colour and role) by squares: the moves `PieceTo` tells apart.
-const PIECE_SQUARES: usize = 12 * 64;
 
 /// One table: a correction per side to move and key.
 struct Table(Vec<i32>);
@@ -85,7 +83,7 @@ impl ContinuationTable {
     #[inline]
     fn slot(line: &LineContext) -> Option<usize> {
         match *line {
-            [Some(last), Some(before)] => Some(pair_index(before, last)),
+            [Some(last), Some(before)] => Some(last.after(before)),
             _ => None,
         }
     }
@@ -101,11 +99,6 @@ impl ContinuationTable {
             learn(&mut self.0[i], diff, weight);
         }
     }
-}
-
-#[inline]
-fn pair_index(before: PieceTo, last: PieceTo) -> usize {
-    before.index() * PIECE_SQUARES + last.index()
 }
 
 /// The keys of a position's three tables.
@@ -215,6 +208,7 @@ impl CorrectionHistory {
 mod tests {
     use super::*;
     use crate::board::Board;
+    use crate::search::continuation::PieceTo;
 
     /// No pair of moves before the position: the continuation share is zero.
     const NO_LINE: LineContext = [None, None];
