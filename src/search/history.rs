@@ -49,9 +49,9 @@ impl History {
     }
 
     /// The bonus for a cutoff at `depth`: (d² + 2d) × `BONUS_SCALE`, at most
-    /// 1200 × `BONUS_SCALE` (`with_gravity` clamps it to the table's bound).
+    /// a table's bound (reached from depth 32 on).
     pub fn bonus(depth: Depth) -> i32 {
-        (depth * depth + 2 * depth).min(1200) * BONUS_SCALE
+        ((depth * depth + 2 * depth) * BONUS_SCALE).min(HISTORY_MAX)
     }
 
     /// Reward the quiet move that cut off and punish the quiets tried before it.
