@@ -47,6 +47,12 @@ crate::tunables! {
     /// At most this many plies of reduction are added or removed by history.
     LMR_HISTORY_MAX: Depth = 2, 0..=4, 0.5;
 
+    /// Move ordering: capture history enters a capture's MVV-LVA key divided
+    /// by this. Victims are 16 × their value apart in the key (knight and
+    /// bishop 160, pawn and knight 3,520), so at 8 the ±2048 reorders captures
+    /// of one victim, and of neighbouring victims where the histories disagree.
+    CAPTURE_HISTORY_DIVISOR: i32 = 8, 4..=32, 2.0;
+
     /// Late-move reductions start from this depth and move number.
     LMR_MIN_DEPTH: Depth = 3, 1..=6, 0.5;
     LMR_FIRST_MOVE: usize = 3, 1..=8, 0.5;

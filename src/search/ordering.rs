@@ -7,8 +7,10 @@ use super::continuation::{ContinuationHistory, LineContext, PieceTo};
 use super::history::History;
 use super::see::see_at_least;
 use crate::eval::{SEE_VALUE, role_index};
+use crate::params::CAPTURE_HISTORY_DIVISOR;
 use crate::score::{MAX_PLY, Ply};
 use crate::tactical_moves::is_tactical;
+use crate::tp;
 use crate::tt::PackedMove;
 use arrayvec::ArrayVec;
 use shakmaty::{Move, MoveList};
@@ -19,9 +21,6 @@ const GOOD_CAPTURE_KEY: i32 = 2_000_000;
 const KILLER_KEY: i32 = 1_000_000;
 const COUNTER_MOVE_KEY: i32 = 999_999;
 const BAD_CAPTURE_KEY: i32 = -2_000_000;
-/// Capture history enters a capture's key divided by this: less than the
-/// step between two victims, so it reorders captures of equal victims.
-const CAPTURE_HISTORY_DIVISOR: i32 = 8;
 
 /// Two killer moves per ply: quiet moves that recently caused a cutoff there.
 pub struct Killers {
@@ -135,7 +134,7 @@ impl MovePicker {
                 let order = mvv_lva(m)
                     + ctx
                         .capture_history
-                        .map_or(0, |h| h.get(turn, m) / CAPTURE_HISTORY_DIVISOR);
+                        .map_or(0, |h| h.get(turn, m) / tp!(CAPTURE_HISTORY_DIVISOR));
                 if winning {
                     GOOD_CAPTURE_KEY + order
                 } else {
