@@ -43,7 +43,7 @@ crate::tunables! {
     DELTA_MARGIN: i32 = 202, 50..=400, 15.0;
 
     /// One ply less (or more) reduction per this much history score.
-    LMR_HISTORY_DIVISOR: i32 = 8114, 2048..=16384, 500.0;
+    LMR_HISTORY_DIVISOR: i32 = 4096, 2048..=16384, 500.0;
     /// At most this many plies of reduction are added or removed by history.
     LMR_HISTORY_MAX: Depth = 2, 0..=4, 0.5;
 
