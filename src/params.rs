@@ -59,6 +59,8 @@ crate::tunables! {
     /// The reduction table: `LMR_BASE_CENTI / 100 + ln(depth) ln(index) / (LMR_DIVISOR_CENTI / 100)`.
     LMR_BASE_CENTI: i32 = 73, 0..=200, 8.0;
     LMR_DIVISOR_CENTI: i32 = 228, 100..=400, 12.0;
+    /// Extra reduction of a late quiet move at a node expected to fail high (a CUT node).
+    CUT_NODE_REDUCTION: Depth = 1, 0..=3, 0.5;
 
     /// Singular extension: from this depth, a TT move whose stored lower bound
     /// is at most `SINGULAR_TT_DEPTH_SLACK` plies shallower is extended by one

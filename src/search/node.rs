@@ -45,17 +45,45 @@ pub enum NodeScheme {
     Pvs,
 }
 
-/// What a node is expected to be (Knuth and Moore's node types, the CUT and
-/// ALL nodes folded into one): the selective techniques that guess at a
-/// node's value apply only off the principal variation.
+/// What a node is expected to be (Knuth and Moore's node types): the
+/// selective techniques that guess at a node's value apply only off the
+/// principal variation, and a node expected to fail high reduces its late
+/// moves more (one of them is likely to refute the move that led here).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum NodeKind {
     /// On the principal variation (the root, the first child of a PV node,
     /// a child re-searched because it became the best move of a PV node);
     /// a PV node also needs a window wider than null.
     Pv,
-    /// Expected to fail high or low: pruned and reduced where that pays.
-    NonPv,
+    /// Expected to fail high (CUT): a late move of its parent, or the first
+    /// move of an ALL node.
+    Cut,
+    /// Expected to fail low (ALL): the first move of a CUT node, or the
+    /// side that passed in the null move, ProbCut's reply and the search
+    /// without the TT move, each searched in the hope that it fails low.
+    All,
+}
+
+impl NodeKind {
+    /// The kind of the node that the first move (normally the TT move) leads to.
+    pub fn first_child(self) -> NodeKind {
+        match self {
+            NodeKind::Pv => NodeKind::Pv,
+            NodeKind::Cut => NodeKind::All,
+            NodeKind::All => NodeKind::Cut,
+        }
+    }
+
+    /// The kind of the node that a later move leads to when it is searched
+    /// to full depth with the null window (a reduced search's node is a
+    /// CUT node): the first move of a CUT node failed to cut, so its later
+    /// moves are expected to fail low as well.
+    pub fn later_child(self) -> NodeKind {
+        match self {
+            NodeKind::Cut => NodeKind::All,
+            NodeKind::Pv | NodeKind::All => NodeKind::Cut,
+        }
+    }
 }
 
 /// Which nodes of a null-window pass keep the principal variation's
@@ -501,7 +529,7 @@ impl Searcher {
             kind,
             root,
             pv: match kind {
-                NodeKind::NonPv => PvStatus::Off,
+                NodeKind::Cut | NodeKind::All => PvStatus::Off,
                 NodeKind::Pv if beta.0 - alpha.0 > 1 => PvStatus::Open,
                 NodeKind::Pv if self.pv_line == PvLine::FirstMoveChain => PvStatus::Chain,
                 NodeKind::Pv => PvStatus::Off,
@@ -646,6 +674,18 @@ mod tests {
         let best = s.root_best.expect("a best move").mv;
         let hit = s.tt.probe(s.board.key(), 0).expect("the root was stored");
         (s, hit, best)
+    }
+
+    #[test]
+    fn node_kinds_alternate_cut_and_all_below_the_principal_variation() {
+        // Knuth and Moore: the first child of a PV node is PV, its later
+        // children CUT; a CUT node's children are ALL, an ALL node's CUT.
+        assert_eq!(NodeKind::Pv.first_child(), NodeKind::Pv);
+        assert_eq!(NodeKind::Pv.later_child(), NodeKind::Cut);
+        assert_eq!(NodeKind::Cut.first_child(), NodeKind::All);
+        assert_eq!(NodeKind::Cut.later_child(), NodeKind::All);
+        assert_eq!(NodeKind::All.first_child(), NodeKind::Cut);
+        assert_eq!(NodeKind::All.later_child(), NodeKind::Cut);
     }
 
     #[test]

@@ -245,7 +245,13 @@ impl Searcher {
         let gives_check = self.board.in_check();
         let score = if move_index == 0 {
             let depth = cx.node.depth - 1 + cx.tt_move_extension;
-            -self.negamax(-beta, -alpha, depth, cx.node.ply + 1, cx.node.kind)
+            -self.negamax(
+                -beta,
+                -alpha,
+                depth,
+                cx.node.ply + 1,
+                cx.node.kind.first_child(),
+            )
         } else {
             self.search_later_move(m, move_index, quiet, gives_check, alpha, beta, cx)
         };
@@ -339,9 +345,15 @@ impl Searcher {
         } else {
             (-alpha - 1, -alpha)
         };
-        let mut score = -self.negamax(lo, hi, depth - 1 - reduction, ply + 1, NodeKind::NonPv);
+        let child = if reduction > 0 {
+            NodeKind::Cut
+        } else {
+            cx.node.kind.later_child()
+        };
+        let mut score = -self.negamax(lo, hi, depth - 1 - reduction, ply + 1, child);
         if reduction > 0 && score > alpha && !self.stopped {
-            score = -self.negamax(lo, hi, depth - 1, ply + 1, NodeKind::NonPv);
+            let child = cx.node.kind.later_child();
+            score = -self.negamax(lo, hi, depth - 1, ply + 1, child);
         }
         if cx.node.pv == PvStatus::Open && score > alpha && score < beta && !self.stopped {
             score = -self.negamax(-beta, -alpha, depth - 1, ply + 1, NodeKind::Pv);
@@ -351,8 +363,8 @@ impl Searcher {
 
     /// How much shallower a late quiet move is searched first: the
     /// logarithmic base, less on the PV, for an improving side, for a move
-    /// with good history and for a killer; more when the TT move captures
-    /// (the best move here is likely that capture).
+    /// with good history and for a killer; more at a CUT node and when the
+    /// TT move captures (the best move here is likely that capture).
     #[inline]
     fn late_move_reduction(&self, m: Move, move_index: usize, cx: &MoveLoop) -> Depth {
         let depth = cx.node.depth;
@@ -364,6 +376,7 @@ impl Searcher {
         let mut reduction = lmr_reduction(depth, move_index)
             - Depth::from(cx.node.pv != PvStatus::Off)
             + Depth::from(!cx.eval.improving)
+            + tp!(CUT_NODE_REDUCTION) * Depth::from(cx.node.kind == NodeKind::Cut)
             - (history / tp!(LMR_HISTORY_DIVISOR))
                 .clamp(-tp!(LMR_HISTORY_MAX), tp!(LMR_HISTORY_MAX));
         if cx.killers.contains(&Some(m)) {

@@ -142,7 +142,7 @@ impl Searcher {
                 -beta + 1,
                 depth - 1 - reduction,
                 ply + 1,
-                NodeKind::NonPv,
+                NodeKind::All,
             );
             self.board.undo();
             if self.stopped {
@@ -192,7 +192,7 @@ impl Searcher {
                     -probcut_beta + 1,
                     reduced,
                     ply + 1,
-                    NodeKind::NonPv,
+                    NodeKind::All,
                 );
             }
             self.board.undo();
@@ -230,7 +230,7 @@ impl Searcher {
             singular_beta,
             (depth - 1) / 2,
             ply,
-            NodeKind::NonPv,
+            NodeKind::All,
         );
         self.excluded[ply] = None;
         if self.stopped {
