@@ -55,12 +55,13 @@ pub enum NodeKind {
     /// a child re-searched because it became the best move of a PV node);
     /// a PV node also needs a window wider than null.
     Pv,
-    /// Expected to fail high (CUT): a late move of its parent, or the first
-    /// move of an ALL node.
+    /// Expected to fail high (CUT): reached by a late move of a PV or ALL
+    /// node, by any reduced late move, or by the first move of an ALL node.
     Cut,
-    /// Expected to fail low (ALL): the first move of a CUT node, or the
-    /// side that passed in the null move, ProbCut's reply and the search
-    /// without the TT move, each searched in the hope that it fails low.
+    /// Expected to fail low (ALL): reached by any move of a CUT node searched
+    /// to full depth (the move expected to refute), or the side that passed
+    /// in the null move, ProbCut's reply and the search without the TT move,
+    /// each searched in the hope that it fails low.
     All,
 }
 
@@ -75,9 +76,11 @@ impl NodeKind {
     }
 
     /// The kind of the node that a later move leads to when it is searched
-    /// to full depth with the null window (a reduced search's node is a
-    /// CUT node): the first move of a CUT node failed to cut, so its later
-    /// moves are expected to fail low as well.
+    /// to full depth with the parent's scout window (a reduced search's
+    /// node is a CUT node): a CUT node whose first move did not cut still
+    /// expects one of the others to, so their nodes are ALL nodes; a later
+    /// move of a PV or ALL node is expected to fail low, so its node is a
+    /// CUT node.
     pub fn later_child(self) -> NodeKind {
         match self {
             NodeKind::Cut => NodeKind::All,
