@@ -7,17 +7,13 @@
 //! Texel tuning, network training), which the default `lab` feature adds.
 //! The core never imports the lab (tests/layout.rs checks it).
 
-pub mod background;
 pub mod bench;
 pub mod board;
-pub mod engine;
 pub mod eval;
 pub mod files;
 pub mod genfens;
 pub mod known;
-pub mod limits;
 pub mod nnue;
-pub mod params;
 pub mod perft;
 pub mod positions;
 #[cfg(feature = "lab")]
@@ -25,10 +21,8 @@ pub mod research;
 pub mod rng;
 pub mod score;
 pub mod search;
-pub mod search_thread;
+pub mod session;
 pub mod strength;
-pub mod tactical_moves;
-pub mod time;
 pub mod tt;
 #[cfg(feature = "lab")]
 pub mod tune;

@@ -5,7 +5,7 @@
 use clap::{Parser, Subcommand};
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
-use stockman::engine::{Engine, Flow};
+use stockman::session::engine::{Engine, Flow};
 use stockman::uci::Output;
 
 #[derive(Parser, Debug)]
@@ -197,7 +197,7 @@ fn run_subcommand(cli: &Cli) -> Result<(), String> {
         Some(Command::TrainNet(a)) => stockman::tune::run_train_net(a),
         Some(Command::Spsa) => {
             let mut out = std::io::stdout().lock();
-            stockman::params::TUNABLES
+            stockman::search::tunables::TUNABLES
                 .iter()
                 .try_for_each(|t| writeln!(out, "{}", t.openbench_line()))
                 .map_err(|e| format!("spsa: {e}"))

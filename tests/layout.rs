@@ -5,7 +5,7 @@
 //! the engine core may import the lab (the `lab` feature's modules).
 //!
 //! A path through a re-export (`crate::search::Limits`, which search/mod.rs
-//! re-exports from `crate::limits`) counts as an import of the module that
+//! re-exports from `crate::search::limits`) counts as an import of the module that
 //! defines the item; a re-export itself counts only where the re-exporting
 //! file also uses the name. The checker is a small lexer, not a Rust parser:
 //! the last tests hold it to small made-up crates that it must refuse.
@@ -592,7 +592,7 @@ fn the_core_importing_the_lab_is_refused() {
             "engine.rs",
             "fn f() {\n    let _ = crate::tune::run();\n}\n",
         ),
-        ("tune/mod.rs", "use crate::engine;\n"),
+        ("tune/mod.rs", "use crate::session::engine;\n"),
     ]));
     assert!(
         found

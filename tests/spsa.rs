@@ -6,7 +6,7 @@
 mod common;
 
 use common::cli::{stockman, text};
-use stockman::params::TUNABLES;
+use stockman::search::tunables::TUNABLES;
 
 #[test]
 fn spsa_prints_one_openbench_line_per_constant() {

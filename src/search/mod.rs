@@ -13,7 +13,7 @@ pub mod eval_cache;
 pub mod faults;
 pub mod grain;
 pub mod history;
-pub mod malloc_arenas;
+pub mod limits;
 pub mod node;
 pub mod oracle;
 pub mod ordering;
@@ -22,15 +22,15 @@ pub mod reusable;
 pub mod see;
 pub mod selectivity;
 pub mod static_eval;
+pub mod tactical_moves;
 pub mod threads;
-pub mod turns;
+pub mod time;
+pub mod tunables;
 
 pub use algorithm::{Algorithm, SearchMode};
 pub use control::SearchControl;
 pub use driver::{Info, search};
-// `Limits` lives in `crate::limits` (time management reads it too); re-exported
-// here because a search is called with it.
-pub use crate::limits::Limits;
+pub use limits::Limits;
 pub use node::{SearchTables, Searcher};
 pub use reusable::ReusableSearch;
 pub use static_eval::Evaluation;

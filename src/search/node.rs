@@ -21,10 +21,10 @@ use super::{SearchMode, SearchStats};
 use crate::board::{Board, RepetitionRule};
 use crate::known::TbProbe;
 use crate::known::syzygy::TbValue;
-use crate::params::*;
 use crate::score::{Depth, MAX_PLY, Ply, Score};
-use crate::tactical_moves::is_tactical;
-use crate::time::TimeBudget;
+use crate::search::tactical_moves::is_tactical;
+use crate::search::time::TimeBudget;
+use crate::search::tunables::*;
 use crate::tp;
 use crate::tt::{Bound, PackedMove, TranspositionTable};
 use move_loop::{MoveLoop, MovesSearched};
@@ -391,7 +391,7 @@ impl Searcher {
     /// Reads the stop flag and the hard time limit (a helper beyond the
     /// cores may first wait for its next turn: `turns`).
     pub fn poll_stop(&mut self) {
-        super::turns::pause_point();
+        super::threads::turns::pause_point();
         if self.control.is_stopped() {
             self.stopped = true;
         } else if self.hard_limit_armed

@@ -14,7 +14,7 @@ use super::ordering::mvv_lva;
 use crate::board::{Board, RepetitionRule};
 use crate::eval::evaluate;
 use crate::score::{Depth, MAX_PLY, Ply, Score};
-use crate::tactical_moves::is_tactical;
+use crate::search::tactical_moves::is_tactical;
 
 /// The depth-`depth` minimax value of `board` (whose search root must be set
 /// at the position `ply` plies above it).

@@ -1,10 +1,10 @@
 //! The formulas of the selective techniques the node procedure uses in
 //! Normal mode (Pure mode uses none of them): the late-move reduction table
 //! and the late-move pruning count, over the tunable constants of
-//! `crate::params` (read through `tp!`).
+//! `crate::search::tunables` (read through `tp!`).
 
-use crate::params::*;
 use crate::score::{Depth, Ply, Score};
+use crate::search::tunables::*;
 #[cfg(not(feature = "spsa"))]
 use std::sync::OnceLock;
 

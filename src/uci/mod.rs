@@ -2,7 +2,7 @@
 //! (`command`), the option table (`options`), the text of every line the
 //! engine writes (`protocol`, and `notice` for `info string` messages) and
 //! the channel it goes out on (`output`).
-//! The session state that acts on commands lives in `crate::engine`.
+//! The session state that acts on commands lives in `crate::session::engine`.
 
 pub mod command;
 pub mod notice;

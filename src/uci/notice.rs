@@ -18,7 +18,7 @@ pub enum Notice<'a> {
     /// `bench`, a search helper's failure.
     Relayed(&'a str),
 
-    // The session (`crate::engine`).
+    // The session (`crate::session::engine`).
     /// `ponderhit` with no pondering search.
     PonderhitIgnored,
     /// `d`: the position's FEN.
@@ -68,8 +68,8 @@ pub enum Notice<'a> {
     /// `bench` with a depth outside `1..=max`.
     BenchDepthOutside { depth: i64, max: i64 },
 
-    // The long commands (`crate::background`) and the searches
-    // (`crate::search_thread`).
+    // The long commands (`crate::session::background`) and the searches
+    // (`crate::session::search_job`).
     /// A worker thread (`perft`, `bench`, `search`) the system would not start.
     ThreadNotStarted { what: &'a str, error: &'a str },
     /// `go perft` stopped before its count was done.

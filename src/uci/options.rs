@@ -379,7 +379,7 @@ impl Options {
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<OptionEffect, String> {
         let Some(decl) = find(name) else {
             // A tuning build's search constants (never in a normal build).
-            return match crate::params::spsa::set_option(name, value) {
+            return match crate::search::tunables::spsa::set_option(name, value) {
                 Some(taken) => taken.map(|()| OptionEffect::None),
                 None => Err(format!("unknown option '{}'", name.trim())),
             };

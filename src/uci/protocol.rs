@@ -2,14 +2,14 @@
 //! `id`, `option`, `uciok`, `readyok`, `info ...`, `info string ...`,
 //! `bestmove`, and `go perft`'s counts. Only this file spells them, and
 //! `notice` the words of each `info string` message; the session
-//! (`crate::engine`), the searches (`crate::search_thread`) and the long
-//! commands (`crate::background`) pass its lines, or a `Notice`, to
+//! (`crate::session::engine`), the searches (`crate::session::search_job`) and the long
+//! commands (`crate::session::background`) pass its lines, or a `Notice`, to
 //! `Output`, which writes them.
 
 use crate::board::Board;
-use crate::params::tunable::TunableSpec;
 use crate::score::Score;
 use crate::search::Info;
+use crate::search::tunables::tunable::TunableSpec;
 use crate::tt::Bound;
 use crate::uci::options::DECLARATIONS;
 use crate::uci::wdl::{material, wdl};

@@ -3,9 +3,9 @@
 //! falls inside. Shared by NegaScout and, in Normal mode, AlphaBeta.
 
 use super::Iteration;
-use crate::params::{ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW};
 use crate::score::{Depth, Score};
 use crate::search::node::Searcher;
+use crate::search::tunables::{ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW};
 
 /// One iteration at `depth` whose first window is centred on `guess`, with the
 /// node scheme the caller has set. `None` when the search was stopped.

@@ -5,9 +5,9 @@
 //! upper bounds falling) or -infinity (MT-DUAL*, lower bounds rising).
 
 use super::Iteration;
-use crate::params::MT_CHAIN_WINDOW;
 use crate::score::{Depth, Score};
 use crate::search::node::{NodeScheme, PvLine, RootBest, Searcher};
+use crate::search::tunables::MT_CHAIN_WINDOW;
 use shakmaty::Move;
 
 /// Where the sequence of null-window passes starts.

@@ -4,13 +4,13 @@
 
 use super::{Node, NodeEval, NodeKind, NodeScheme, PvStatus, Searcher};
 use crate::board::gives_check;
-use crate::params::*;
 use crate::score::{Depth, Ply, Score};
 use crate::search::continuation::{LineContext, PieceTo};
 use crate::search::ordering::{CaptureOrder, MovePicker, OrderingContext};
 use crate::search::see::see_at_least;
 use crate::search::selectivity::*;
-use crate::tactical_moves::is_tactical;
+use crate::search::tactical_moves::is_tactical;
+use crate::search::tunables::*;
 use crate::tp;
 use crate::tt::PackedMove;
 use arrayvec::ArrayVec;

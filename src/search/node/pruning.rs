@@ -3,14 +3,14 @@
 //! ProbCut, and the singular-extension search of the TT move.
 
 use super::{Node, NodeKind, Searcher};
-use crate::params::*;
 use crate::score::{Depth, MAX_PLY, Ply, Score};
 use crate::search::SearchMode;
 use crate::search::continuation::PieceTo;
 use crate::search::ordering::MovePicker;
 use crate::search::see::see_at_least;
 use crate::search::selectivity::*;
-use crate::tactical_moves::tactical_moves;
+use crate::search::tactical_moves::tactical_moves;
+use crate::search::tunables::*;
 use crate::tp;
 use crate::tt::{Bound, TtHit};
 use shakmaty::Move;

@@ -4,12 +4,12 @@
 
 use super::Searcher;
 use crate::eval::{SEE_VALUE, role_index};
-use crate::params::*;
 use crate::score::{MAX_PLY, Ply, Score};
 use crate::search::SearchMode;
 use crate::search::ordering::{CaptureOrder, MovePicker, OrderingContext};
 use crate::search::selectivity::*;
-use crate::tactical_moves::tactical_moves;
+use crate::search::tactical_moves::tactical_moves;
+use crate::search::tunables::*;
 use crate::tp;
 use crate::tt::{Bound, PackedMove, TtHit};
 

@@ -6,11 +6,11 @@
 //! turns (`turns`). They share only the TT, count their nodes into the job's
 //! `SearchControl`, and a panic in one is caught and noted, never fatal.
 
-use super::node::{SearchTables, Searcher};
 use super::turns::{Turn, Turns};
-use super::{SearchControl, SearchParams, search};
 use crate::board::Board;
-use crate::limits::Limits;
+use crate::search::limits::Limits;
+use crate::search::node::{SearchTables, Searcher};
+use crate::search::{SearchControl, SearchParams, search};
 use crate::tt::TranspositionTable;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering};
@@ -242,7 +242,7 @@ fn helper_loop(index: usize, shared: &Shared) {
 }
 
 fn run_helper(index: usize, job: &HelperJob, tables: Box<SearchTables>) -> Box<SearchTables> {
-    if super::faults::injected(super::faults::Fault::HelperPanic) {
+    if crate::search::faults::injected(crate::search::faults::Fault::HelperPanic) {
         panic!("injected fault in helper {index}");
     }
     let mut helper = Searcher::new(

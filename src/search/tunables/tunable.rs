@@ -1,4 +1,4 @@
-//! The machinery of the tunable-constant table (`crate::params`): the
+//! The machinery of the tunable-constant table (`crate::search::tunables`): the
 //! `tunables!` macro that declares it, `tp!` that reads a constant (the
 //! constant itself in a normal build, an atomic in a tuning build).
 
@@ -91,13 +91,13 @@ macro_rules! tunables {
             pub const $name: $ty = $value;
             $(#[$doc])*
             #[cfg(feature = "spsa")]
-            pub static $name: $crate::params::tunable::Tunable<$ty> =
-                $crate::params::tunable::Tunable::new($value);
+            pub static $name: $crate::search::tunables::tunable::Tunable<$ty> =
+                $crate::search::tunables::tunable::Tunable::new($value);
         )*
 
         /// Every tunable constant, in declaration order.
-        pub const TUNABLES: &[$crate::params::tunable::TunableSpec] = &[$(
-            $crate::params::tunable::TunableSpec {
+        pub const TUNABLES: &[$crate::search::tunables::tunable::TunableSpec] = &[$(
+            $crate::search::tunables::tunable::TunableSpec {
                 name: stringify!($name),
                 default: $value,
                 min: $min,

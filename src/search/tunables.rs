@@ -89,7 +89,7 @@ crate::tunables! {
     /// its first-move chain as PV nodes, as every MTD(f) pass does.
     MT_CHAIN_WINDOW: i32 = 24, 0..=200, 8.0;
 
-    /// Time management (`crate::time`): moves assumed left in a sudden-death game.
+    /// Time management (`crate::search::time`): moves assumed left in a sudden-death game.
     SUDDEN_DEATH_MOVES: u32 = 20, 10..=40, 2.0;
     /// Time management: the largest share (percent) of the remaining clock one move may plan on.
     MAX_SHARE_PERCENT: u32 = 40, 20..=60, 3.0;

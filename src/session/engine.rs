@@ -1,23 +1,23 @@
 //! The UCI session: the game position, the options, the transposition
 //! table, the searches and the long commands. It turns each parsed command
 //! into an action on that state. The threads are not its business:
-//! `search_thread` runs the searches and `background` the long commands
+//! `search_job` runs the searches and `background` the long commands
 //! (`go perft`, `bench`), so the input loop keeps answering while they run;
 //! and the text of every line it writes is `uci::protocol`'s (its `info
 //! string` messages `uci::notice`'s: it only picks the `Notice`).
 
-use crate::background::{Background, Long};
 use crate::board::Board;
 use crate::eval::evaluate;
 use crate::known::KnownBase;
 use crate::known::syzygy::SyzygyConfig;
-use crate::limits::Clock;
 use crate::nnue::{Network, NetworkEvaluator};
 use crate::score::Depth;
 use crate::search::driver::MAX_DEPTH;
+use crate::search::limits::Clock;
 use crate::search::static_eval::network_evaluate;
 use crate::search::{Evaluation, Limits, SearchMode, SearchParams};
-use crate::search_thread::{SearchSetup, Searches};
+use crate::session::background::{Background, Long};
+use crate::session::search_job::{SearchSetup, Searches};
 use crate::tt::TranspositionTable;
 use crate::uci::options::{BOOK_FILE_NONE, EVAL_FILE_BUILT_IN, OptionEffect};
 use crate::uci::{Command, GoParams, Notice, Options, Output, PositionStart, parse, protocol};
@@ -173,7 +173,7 @@ impl Engine {
     }
 
     fn uci(&mut self) {
-        for line in protocol::uci_reply(crate::params::spsa::uci_options()) {
+        for line in protocol::uci_reply(crate::search::tunables::spsa::uci_options()) {
             self.out.line(&line);
         }
     }

@@ -365,7 +365,7 @@ impl Searches {
     /// The session's searches, none running yet. Lets every search thread
     /// have its own malloc arena (this must come before threads start).
     pub fn new() -> Searches {
-        crate::search::malloc_arenas::separate_malloc_arenas();
+        crate::search::threads::malloc_arenas::separate_malloc_arenas();
         Searches::default()
     }
 

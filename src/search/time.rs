@@ -2,8 +2,8 @@
 //! between iterations: don't start another) and a hard limit (checked inside
 //! the search: stop now), with the move overhead kept back from both.
 
-use crate::limits::Limits;
-use crate::params::{
+use crate::search::limits::Limits;
+use crate::search::tunables::{
     HARD_OVER_SOFT, INCREMENT_SHARE_PERCENT, MAX_SHARE_PERCENT, SUDDEN_DEATH_MOVES,
 };
 use crate::tp;
@@ -81,7 +81,7 @@ impl TimeBudget {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::limits::Clock;
+    use crate::search::limits::Clock;
 
     fn ms(v: u64) -> Duration {
         Duration::from_millis(v)
