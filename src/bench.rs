@@ -17,14 +17,24 @@ use std::time::{Duration, Instant};
 
 /// Depth of a plain `stockman bench`: a few seconds for a release build with
 /// the selective search (about 9 million nodes), well inside OpenBench's minute.
+/// `stockman bench --help` states it (tests/cli_help.rs holds the two together).
 pub const DEFAULT_DEPTH: Depth = 10;
 /// Transposition table size for every bench position, in MB.
 pub const BENCH_TT_MB: usize = 16;
 
+/// `stockman bench --help`'s examples.
+const EXAMPLES: &str = "\
+Examples:
+  # The node signature OpenBench reads, at the default depth
+  stockman bench
+  # Depth 8 with the MTD(f) back end
+  stockman bench 8 --algorithm MTDf";
+
 /// `stockman bench` arguments.
 #[derive(Args, Debug, Clone)]
+#[command(after_help = EXAMPLES)]
 pub struct BenchArgs {
-    /// Search depth per position.
+    /// Search depth per position [default: 10, a few seconds].
     #[arg(value_parser = clap::value_parser!(i32).range(1..=MAX_DEPTH as i64))]
     pub depth: Option<Depth>,
 

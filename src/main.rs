@@ -19,9 +19,34 @@ struct Cli {
     command: Option<Command>,
 }
 
+/// `stockman uci --help`'s examples.
+const UCI_EXAMPLES: &str = "\
+Examples:
+  # Speak UCI with a GUI or a match runner (they start it without a subcommand)
+  stockman
+  # UCI commands from a file, one a line; its end stops a search still running
+  stockman uci < commands.txt";
+
+/// `stockman spsa --help`'s examples.
+const SPSA_EXAMPLES: &str = "\
+Examples:
+  # OpenBench's SPSA input lines for every tunable search constant
+  stockman spsa
+  # Only the lines of the constants to tune, to paste into OpenBench
+  stockman spsa | grep -E '^(RFP_MARGIN_PER_DEPTH|FUTILITY_BASE),'";
+
+/// `stockman genfens --help`'s examples.
+const GENFENS_EXAMPLES: &str = "\
+Examples:
+  # Ten openings, a few seeded random plies from the start position each
+  stockman genfens 10 seed 3 book None
+  # OpenBench's form: every argument with a blank in it is one UCI command
+  stockman \"genfens 10 seed 3 book None\" \"quit\"";
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Speak UCI on stdin/stdout (the default without a subcommand).
+    #[command(after_help = UCI_EXAMPLES)]
     Uci,
     /// Fixed-depth node signature over the bench positions (OpenBench reads the last line).
     Bench(stockman::bench::BenchArgs),
@@ -54,8 +79,10 @@ enum Command {
     /// OpenBench's SPSA input: one line per tunable search constant
     /// (`name, int, value, min, max, step, learning rate`); a `--features spsa`
     /// build takes them as UCI options.
+    #[command(after_help = SPSA_EXAMPLES)]
     Spsa,
     /// OpenBench's opening positions: `genfens N seed S book <None|FILE>`.
+    #[command(after_help = GENFENS_EXAMPLES)]
     Genfens {
         /// `N seed S book <None|FILE> [extra]`
         #[arg(num_args = 1.., allow_hyphen_values = true)]

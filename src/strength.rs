@@ -27,9 +27,10 @@ const LOSS_FLOOR_CP: i32 = 20;
 /// The calibration against Stockfish 15.1's `UCI_Elo` (docs/strength.md):
 /// an Elo up to `OFFSET_FULL_UP_TO` gets the handicap the formulas above
 /// give `ELO_OFFSET` less, and the offset falls linearly to none at
-/// `OFFSET_NONE_FROM`. The formulas were set with the network of session
-/// 17; the own-data network (session 28) made every node stronger, and at
-/// 1500 and 2000 Stockman then played about 150 to 175 Elo above Stockfish
+/// `OFFSET_NONE_FROM`. The formulas were set with the fourth network
+/// (calibrated in commit 327c17d of 2026-11-23); the own-data network (commit
+/// e27b44d of 2026-11-26) made every node stronger, and at 1500 and 2000
+/// Stockman then played about 150 to 175 Elo above Stockfish
 /// at the same number, while at 2500 (where the depth cap binds) it was
 /// level. An offset of 160 overshot (about -150 at 2000, far below at 1500:
 /// a ply of the formulas is worth more than its 80 Elo at these depths).

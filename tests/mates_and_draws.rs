@@ -81,15 +81,16 @@ fn the_oracle_confirms_the_short_mates() {
 /// evaluation, every back end sees a mate by depth 2N + 1, at most one move
 /// longer than the shortest, and reports the shortest by depth 2N + 3: its
 /// reductions and late-move pruning make the shortest mate at the least
-/// depth a matter of move order, which the history tables decide (sessions
-/// 23 to 35 saw unrelated changes move it, for one back end or another, on
-/// the KRK mate in 3 and the KQK mate in 4; in session 38 a history bonus ×8
-/// made MT-SSS* report mate 6 at depth 9 on the KQK mate in 4, while ×4, ×6
-/// and ×16 did not, and without late-move reductions it reported mate 4 at
-/// depth 8). (kbK5/pp6/1P6/8/8/8/8/R7, 1.Ra6 and mate next move,
-/// once caught MTD(f) and MT-DUAL*: reverse futility fired in one
-/// null-window pass and not in another, the passes' bounds crossed and the
-/// driver returned the contradicting fail low.)
+/// depth a matter of move order, which the history tables decide (from
+/// 2026-11-25 to 2026-11-27 unrelated changes moved it, for one back end or
+/// another, on the KRK mate in 3 and the KQK mate in 4; a history bonus ×8,
+/// tried before commit 65537d7 of 2026-11-27 kept ×16, made MT-SSS* report
+/// mate 6 at depth 9 on the KQK mate in 4, while ×4, ×6 and ×16 did not, and
+/// without late-move reductions it reported mate 4 at depth 8).
+/// (kbK5/pp6/1P6/8/8/8/8/R7, 1.Ra6 and mate next move, once caught MTD(f)
+/// and MT-DUAL*: reverse futility fired in one null-window pass and not in
+/// another, the passes' bounds crossed and the driver returned the
+/// contradicting fail low.)
 #[test]
 fn every_back_end_finds_mate_in_n() {
     for &(fen, n) in MATES {

@@ -7,9 +7,18 @@ use clap::{ArgGroup, Args};
 use shakmaty::{CastlingMode, Chess};
 use std::path::PathBuf;
 
+/// `stockman perft --help`'s examples.
+const EXAMPLES: &str = "\
+Examples:
+  # Leaf nodes 6 plies from the start position, per root move
+  stockman perft 6
+  # From another position (Kiwipete), on one thread
+  stockman perft 4 --fen \"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1\" --threads 1";
+
 /// `stockman perft` arguments.
 #[derive(Args, Debug, Clone)]
 #[command(group(ArgGroup::new("what").required(true).args(["depth", "epd"])))]
+#[command(after_help = EXAMPLES)]
 pub struct PerftArgs {
     /// Depth in plies (1 to 15): prints the count below each root move.
     #[arg(value_parser = parse_depth, allow_negative_numbers = true)]

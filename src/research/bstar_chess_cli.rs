@@ -18,8 +18,17 @@ use shakmaty::Position as _;
 use shakmaty::san::San;
 use std::path::PathBuf;
 
+/// `stockman-lab bstar --help`'s examples.
+const EXAMPLES: &str = "\
+Examples:
+  # B* on the first 100 Win at Chess positions, against their best moves
+  stockman-lab bstar --epd positions/wac.epd --limit 100
+  # Narrower intervals from deeper probes, with more nodes to expand
+  stockman-lab bstar --epd positions/wac.epd --limit 100 --margin 30 --probe-depth 2 --budget 500";
+
 /// `stockman bstar` arguments.
 #[derive(Args, Debug, Clone)]
+#[command(after_help = EXAMPLES)]
 pub struct BStarChessArgs {
     /// EPD file; a `bm` operation, if present, names the best move(s).
     #[arg(long)]

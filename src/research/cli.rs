@@ -20,8 +20,17 @@ pub const MAX_LEAVES_PER_TREE: u64 = 1 << 25;
 /// The most trees one run examines.
 pub const MAX_TREE_COUNT: usize = 100_000;
 
+/// `stockman-lab trees --help`'s examples.
+const EXAMPLES: &str = "\
+Examples:
+  # Leaves each textbook algorithm evaluates, over 500 random trees
+  stockman-lab trees --branching 8 --depth 5 --count 500
+  # One explicit tree, with the leaves each algorithm evaluates in order
+  stockman-lab trees --leaves \"41 5 12 20 10 30 25 3 34 50 36 35 40 38 2 60\" --branching 2 --trace";
+
 /// `stockman trees` arguments.
 #[derive(Args, Debug, Clone)]
+#[command(after_help = EXAMPLES)]
 #[command(group(ArgGroup::new("shape").required(true).args(["depth", "leaves"])))]
 pub struct TreesArgs {
     /// Children per interior node.
@@ -59,7 +68,7 @@ pub struct TreesArgs {
     #[arg(long, allow_hyphen_values = true)]
     pub leaves: Option<String>,
 
-    /// MTD(f)'s first guess (default: the middle of the possible root values).
+    /// MTD(f)'s first guess [default: the middle of the possible root values].
     #[arg(long, allow_hyphen_values = true)]
     pub first_guess: Option<Value>,
 

@@ -22,8 +22,17 @@ pub const MAX_EPD_BYTES: u64 = 16 << 20;
 /// Disagreements printed in full (the rest are counted).
 const DISAGREEMENTS_SHOWN: usize = 20;
 
+/// `stockman-lab compare --help`'s examples.
+const EXAMPLES: &str = "\
+Examples:
+  # Every back end on the bench positions, depths 1 to 7
+  stockman-lab compare --epd positions/bench.epd --depth 7
+  # Two back ends in Pure mode, with a CSV table and an SVG chart
+  stockman-lab compare --epd positions/bench.epd --depth 5 --pure --algorithms NegaScout,MTDf --csv pure5.csv --svg pure5.svg";
+
 /// `stockman compare` arguments.
 #[derive(Args, Debug, Clone)]
+#[command(after_help = EXAMPLES)]
 pub struct CompareArgs {
     /// EPD file: the FEN is the first four fields (plus the clocks when numeric).
     #[arg(long)]

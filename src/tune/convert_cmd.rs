@@ -14,8 +14,17 @@ use std::path::PathBuf;
 /// Lines parsed together.
 const BATCH_LINES: usize = 1 << 16;
 
+/// `stockman-lab convert --help`'s examples.
+const EXAMPLES: &str = "\
+Examples:
+  # Stockfish-labelled text data (label's output) into binary records
+  stockman-lab convert --from sf.txt --out sf.bin
+  # Datagen's text data, on two threads
+  stockman-lab convert --from games.txt --out games.bin --threads 2";
+
 /// `stockman convert` arguments.
 #[derive(Args, Debug, Clone)]
+#[command(after_help = EXAMPLES)]
 pub struct ConvertArgs {
     /// Text data: `<FEN> | <eval> | <result>` lines (eval: centipawns for
     /// White, or `#N` for a mate, stored as ±3000) or `<FEN> [result]`

@@ -32,8 +32,17 @@ const MAX_DATAGEN_DEPTH: i64 = 20;
 /// Nodes per move when neither `--nodes` nor `--depth` is given.
 pub const DEFAULT_NODES: u64 = 5000;
 
+/// `stockman-lab datagen --help`'s examples.
+const EXAMPLES: &str = "\
+Examples:
+  # 20,000 self-play games at 5,000 nodes a move, as binary records with scores
+  stockman-lab datagen --out games.bin --games 20000 --nodes 5000 --seed 1
+  # The quiet positions of a PGN file's games, as text lines
+  stockman-lab datagen --pgn games.pgn --out games.txt";
+
 /// `stockman datagen` arguments.
 #[derive(Args, Debug, Clone)]
+#[command(after_help = EXAMPLES)]
 pub struct DatagenArgs {
     /// Output file (replaced when the run succeeds): `<FEN> [result]` lines,
     /// or binary records (see --format).

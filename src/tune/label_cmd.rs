@@ -26,8 +26,17 @@ pub const STOCKFISH_SCALE: f64 = 350.0;
 const SCALE_RANGE: (f64, f64) = (25.0, 2000.0);
 const SCALE_STEP: f64 = 1.0;
 
+/// `stockman-lab label --help`'s examples.
+const EXAMPLES: &str = "\
+Examples:
+  # Label datagen's positions with Stockfish's static evaluation
+  stockman-lab label --data games.txt --out sf.txt --engine /usr/games/stockfish --static-eval
+  # With a 10-ply search instead, one thread and 16 MB of hash per engine
+  stockman-lab label --data games.txt --out sf-d10.txt --engine stockfish --depth 10 --option Threads=1 --option Hash=16";
+
 /// `stockman label` arguments.
 #[derive(Args, Debug, Clone)]
+#[command(after_help = EXAMPLES)]
 #[command(group(ArgGroup::new("probe").required(true).args(["static_eval", "depth", "nodes"])))]
 pub struct LabelArgs {
     /// Data file to relabel (`<FEN> [result]` lines, as datagen writes them).
@@ -58,8 +67,8 @@ pub struct LabelArgs {
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
 
-    /// S of the label 1 / (1 + 10^(-cp / S)) [default: 350, where Stockfish
-    /// 15.1's static evaluation best predicts game results].
+    /// S of the label 1 / (1 + 10^(-cp / S)); the default is the scale at
+    /// which Stockfish 15.1's static evaluation best predicts game results.
     #[arg(long, default_value_t = STOCKFISH_SCALE, value_parser = positive)]
     pub scale: f64,
 

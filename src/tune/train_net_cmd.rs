@@ -23,8 +23,17 @@ use shakmaty::Position;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+/// `stockman-lab train-net --help`'s examples.
+const EXAMPLES: &str = "\
+Examples:
+  # The scale S that fits the records' scores to their games' results
+  stockman-lab train-net --fit-scale --data games.bin
+  # Train with the S it printed; play with `setoption name EvalFile value my.nnue`
+  stockman-lab train-net --data games.bin --scale 483 --out my.nnue";
+
 /// `stockman train-net` arguments.
 #[derive(Args, Debug, Clone)]
+#[command(after_help = EXAMPLES)]
 pub struct TrainNetArgs {
     /// Data file of labelled positions: `<FEN> | <eval> | <label>` or
     /// `<FEN> [result]` lines, or binary records (a `.bin` name or the

@@ -14,8 +14,17 @@ use clap::Args;
 use std::path::PathBuf;
 use std::time::Instant;
 
+/// `stockman-lab tune --help`'s examples.
+const EXAMPLES: &str = "\
+Examples:
+  # Tune the evaluation weights on datagen's data; rewrites src/eval/tuned.rs
+  stockman-lab tune --data selfplay.txt
+  # On labelled data, holding the weights near their start and rare ones fixed
+  stockman-lab tune --data sf.txt --l2 0.0002 --min-count 1000";
+
 /// `stockman tune` arguments.
 #[derive(Args, Debug, Clone)]
+#[command(after_help = EXAMPLES)]
 pub struct TuneArgs {
     /// Data file of `<FEN> [result]` lines (repeat for several files).
     #[arg(long, required = true)]

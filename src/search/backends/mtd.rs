@@ -30,13 +30,14 @@ impl FirstGuess {
 
     /// Which nodes of the pass at `beta` keep the PV's privileges. Without
     /// them the principal line is pruned like a refutation line
-    /// (docs/research.md, session 30: MTDf against NegaScout at 10,000
-    /// nodes a move from -73 to -44 Elo). A pass asks about the principal
-    /// line only when its bound is near the value: MTD(f)'s start there;
-    /// MT-SSS*'s and MT-DUAL*'s arrive there from an infinite bound, and
-    /// given the chain on every pass they lost (-34 and -51 Elo), given it
-    /// only within `MT_CHAIN_WINDOW` of the previous iteration's value they
-    /// gained (session 31).
+    /// (docs/research.md: with the chain, commit 131e722 of 2026-11-26,
+    /// MTDf against NegaScout at 10,000 nodes a move went from -73 to -44
+    /// Elo). A pass asks about the principal line only when its bound is
+    /// near the value: MTD(f)'s start there; MT-SSS*'s and MT-DUAL*'s arrive
+    /// there from an infinite bound, and given the chain on every pass they
+    /// lost (-34 and -51 Elo), given it only within `MT_CHAIN_WINDOW` of the
+    /// previous iteration's value they gained (commit 4e7d770 of 2026-11-26:
+    /// +14 ± 25 for MT-SSS*, +41 ± 23 for MT-DUAL* at 10,000 nodes).
     fn pv_line(self, beta: Score, previous: Score) -> PvLine {
         let near_value = (beta.0 - previous.0).abs() <= crate::tp!(MT_CHAIN_WINDOW);
         match self {

@@ -11,7 +11,7 @@ pub struct TunableSpec {
     pub default: i32,
     pub min: i32,
     pub max: i32,
-    /// OpenBench's `c_end`: the perturbation at the end of the session.
+    /// OpenBench's `c_end`: the perturbation at the end of the tuning run.
     pub step: f64,
 }
 

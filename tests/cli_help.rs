@@ -1,0 +1,144 @@
+//! Every subcommand's help through the real binary, as a user reads it:
+//! `-h` and `--help` end with an "Examples:" block of commands to copy, and
+//! no argument states its default twice (once in its doc comment, once as
+//! clap's own `[default: X]`).
+
+mod common;
+
+use common::cli::{stockman, text};
+
+/// The engine's subcommands, which every build has.
+const ENGINE: [&str; 5] = ["uci", "bench", "perft", "genfens", "spsa"];
+
+/// The subcommands `stockman --help` lists (clap's `help` left out).
+fn listed_subcommands() -> Vec<String> {
+    let o = stockman(&["--help"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    text(&o.stdout)
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .filter(|c| c != "help")
+        .collect()
+}
+
+/// `stockman <subcommand> <flag>`'s help text; fails the test if it fails.
+fn help(subcommand: &str, flag: &str) -> String {
+    let o = stockman(&[subcommand, flag]);
+    assert!(
+        o.status.success(),
+        "{subcommand} {flag}: {}",
+        text(&o.stderr)
+    );
+    text(&o.stdout)
+}
+
+/// The lines of the "Examples:" block: from that heading to the end.
+fn examples(help: &str) -> Vec<&str> {
+    help.lines()
+        .skip_while(|l| *l != "Examples:")
+        .skip(1)
+        .collect()
+}
+
+/// The help split into one entry per argument, with the text before them
+/// first: clap opens an argument's entry with its name (`-h, --help`,
+/// `--scale <SCALE>`, `[DEPTH]`) indented by at most 6 spaces, and indents
+/// the lines of its text by 10.
+fn entries(help: &str) -> Vec<String> {
+    let mut entries = vec![String::new()];
+    for line in help.lines() {
+        let name = line.trim_start();
+        let indent = line.len() - name.len();
+        if (1..=6).contains(&indent) && name.starts_with(['-', '<', '[']) {
+            entries.push(String::new());
+        }
+        let last = entries.last_mut().unwrap();
+        last.push_str(line);
+        last.push('\n');
+    }
+    entries
+}
+
+#[test]
+fn every_subcommand_help_ends_with_examples() {
+    let listed = listed_subcommands();
+    for engine in ENGINE {
+        assert!(
+            listed.iter().any(|c| c == engine),
+            "{engine} not in {listed:?}"
+        );
+    }
+    for subcommand in &listed {
+        for flag in ["-h", "--help"] {
+            let help = help(subcommand, flag);
+            let block = examples(&help);
+            let commands: Vec<&str> = block
+                .iter()
+                .map(|l| l.trim())
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                .collect();
+            assert!(
+                !commands.is_empty(),
+                "{subcommand} {flag}: no Examples: block\n{help}"
+            );
+            for command in commands {
+                // The engine's commands run from `stockman`, the lab's from
+                // `stockman-lab`; each example runs this subcommand (genfens
+                // also shows OpenBench's quoted form).
+                let mut words = command.split_whitespace();
+                let program = words.next().unwrap();
+                assert!(
+                    program == "stockman" || program == "stockman-lab",
+                    "{subcommand} {flag}: {command}"
+                );
+                assert!(
+                    command.contains(subcommand.as_str()) || command == "stockman",
+                    "{subcommand} {flag}: {command}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn no_argument_states_its_default_twice() {
+    for subcommand in listed_subcommands() {
+        for flag in ["-h", "--help"] {
+            let help = help(&subcommand, flag);
+            for entry in entries(&help) {
+                assert!(
+                    entry.to_lowercase().matches("default:").count() <= 1,
+                    "{subcommand} {flag}: a default given twice:\n{entry}"
+                );
+            }
+        }
+    }
+}
+
+/// `bench`'s depth is an `Option` (clap prints no default for it): its doc
+/// comment states the default, which must be the one the code uses.
+#[test]
+fn bench_help_states_the_default_depth() {
+    let help = help("bench", "--help");
+    let stated = format!("[default: {},", stockman::bench::DEFAULT_DEPTH);
+    assert!(help.contains(&stated), "{stated} not in\n{help}");
+}
+
+/// The splitting that the default check relies on, on clap's layout.
+#[test]
+fn help_entries_split_at_each_argument() {
+    let help = "Usage: stockman x [OPTIONS] [DEPTH]\n\nArguments:\n  [DEPTH]  Depth\n\n\
+                Options:\n      --scale <SCALE>\n          S of the label [default: 350,\n          \
+                where]\n\n          [default: 350]\n  -h, --help\n          Print help\n\n\
+                Examples:\n  # Two\n  stockman x --scale 2\n";
+    let entries = entries(help);
+    assert_eq!(entries.len(), 4, "{entries:?}");
+    assert!(entries[1].starts_with("  [DEPTH]"));
+    assert!(entries[2].starts_with("      --scale"));
+    assert_eq!(entries[2].matches("[default:").count(), 2);
+    assert!(entries[3].starts_with("  -h, --help"));
+    assert_eq!(examples(help), ["  # Two", "  stockman x --scale 2"]);
+}
