@@ -1,6 +1,8 @@
 # OpenBench-style build: `make EXE=stockman-dev` produces an optimised binary
-# named by EXE next to this Makefile; `EVALFILE=path` embeds that network instead
-# of net/stockman.nnue. `make test` runs the whole test suite.
+# named by EXE next to this Makefile, tuned for this machine's CPU
+# (-C target-cpu=native); `EVALFILE=path` embeds that network instead of
+# net/stockman.nnue. `make release` builds portable binaries, one per x86-64
+# level. `make test` runs the whole test suite.
 
 EXE ?= stockman
 CARGO ?= cargo
@@ -10,18 +12,41 @@ EVALFILE ?=
 FEATURES ?=
 # Windows needs the .exe that OpenBench's client then looks for.
 ifeq ($(OS),Windows_NT)
-	BINARY := $(EXE).exe
+	EXT := .exe
 else
-	BINARY := $(EXE)
+	EXT :=
 endif
+BINARY := $(EXE)$(EXT)
 
-.PHONY: all build test ci bench clean
+# The version of the engine package: the first `version =` of Cargo.toml.
+VERSION = $(shell sed -n 's/^version *= *"\(.*\)"/\1/p' Cargo.toml | head -n 1)
+# The x86-64 micro-architecture levels `make release` builds for: plain
+# x86-64 runs on any 64-bit x86 CPU, v2 adds SSE4.2 and POPCNT, v3 AVX2, BMI2
+# and FMA (most CPUs since 2015), v4 AVX-512.
+RELEASE_LEVELS := x86-64 x86-64-v2 x86-64-v3 x86-64-v4
+RELEASE_BINARIES = $(foreach level,$(RELEASE_LEVELS),stockman-$(VERSION)-$(level)$(EXT))
+
+.PHONY: all build release test ci bench clean
 
 all: build
 
 build:
 	EVALFILE="$(if $(strip $(EVALFILE)),$(abspath $(EVALFILE)))" \
 		$(CARGO) rustc --release --bin stockman $(if $(strip $(FEATURES)),--features $(FEATURES)) -- $(RUSTFLAGS_NATIVE) --emit link=$(BINARY)
+
+# Portable binaries for a release, stockman-<version>-<level> next to this
+# Makefile, one per level in RELEASE_LEVELS, built one after the other in the
+# one target directory (only the engine binary is relinked for each level).
+# They play the same moves: each prints the same `stockman bench` signature,
+# only the speed differs. Pick the highest level the CPU supports (on Linux,
+# `/lib64/ld-linux-x86-64.so.2 --help` lists the levels it supports).
+release:
+	@set -e; for level in $(RELEASE_LEVELS); do \
+		name="stockman-$(VERSION)-$$level$(EXT)"; \
+		echo "make release: $$name (-C target-cpu=$$level)"; \
+		EVALFILE="$(if $(strip $(EVALFILE)),$(abspath $(EVALFILE)))" \
+			$(CARGO) rustc --release -p stockman --bin stockman -- -C target-cpu=$$level --emit link=$$name; \
+	done
 
 # The whole test suite, installing what it needs first: python-chess for the
 # tests that use it as an oracle or a client. It takes the first that works:
@@ -62,4 +87,4 @@ bench:
 
 clean:
 	$(CARGO) clean
-	rm -f $(BINARY)
+	rm -f $(BINARY) $(RELEASE_BINARIES)
