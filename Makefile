@@ -2,7 +2,7 @@
 # named by EXE next to this Makefile, tuned for this machine's CPU
 # (-C target-cpu=native); `EVALFILE=path` embeds that network instead of
 # net/stockman.nnue. `make release` builds portable binaries, one per x86-64
-# level. `make test` runs the whole test suite.
+# level. `make test` runs the whole test suite, the engine's and the lab's.
 
 EXE ?= stockman
 CARGO ?= cargo
@@ -77,7 +77,7 @@ test:
 		exit 1; \
 	fi; \
 	echo "make test: python-chess from $$py"; \
-	STOCKMAN_PYTHON="$$py" $(CARGO) test
+	STOCKMAN_PYTHON="$$py" $(CARGO) test --workspace
 
 ci:
 	bash .ci/run

@@ -1,6 +1,6 @@
 //! The `stockman` command: with no arguments it speaks UCI on stdin/stdout;
-//! subcommands run perft, bench and genfens, and (with the default `lab`
-//! feature) the research tools and the tuner.
+//! subcommands run what a tournament operator or OpenBench needs (bench,
+//! perft, genfens, spsa). The lab's commands live in `stockman-lab`.
 
 use clap::{Parser, Subcommand};
 use std::io::{BufRead, Write};
@@ -12,12 +12,19 @@ use stockman::uci::Output;
 #[command(
     name = "stockman",
     version,
-    about = "A UCI chess engine with interchangeable search back ends"
+    about = "A UCI chess engine with interchangeable search back ends",
+    after_help = LAB_NOTE
 )]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
 }
+
+/// `stockman --help`'s last lines: where the lab's commands are.
+const LAB_NOTE: &str = "\
+Engine commands are listed above; without a command, `stockman` speaks UCI.
+Lab commands (trees, bstar, compare, datagen, convert, label, tune, train-net)
+are in the separate `stockman-lab` binary: `cargo run --release -p stockman-lab -- --help`.";
 
 /// `stockman uci --help`'s examples.
 const UCI_EXAMPLES: &str = "\
@@ -50,32 +57,8 @@ enum Command {
     Uci,
     /// Fixed-depth node signature over the bench positions (OpenBench reads the last line).
     Bench(stockman::bench::BenchArgs),
-    #[cfg(feature = "lab")]
-    /// B* on EPD positions with engine-made intervals, beside AlphaBeta and MTDf.
-    Bstar(stockman::research::BStarChessArgs),
-    #[cfg(feature = "lab")]
-    /// Engine back ends side by side on EPD positions: nodes, leaves, passes per depth.
-    Compare(stockman::research::CompareArgs),
     /// Count leaf nodes of the legal move tree (per root move), or run an EPD perft suite.
     Perft(stockman::perft::PerftArgs),
-    #[cfg(feature = "lab")]
-    /// Textbook algorithms on synthetic game trees: leaves evaluated, SSS* = MT-SSS* check.
-    Trees(stockman::research::TreesArgs),
-    #[cfg(feature = "lab")]
-    /// Tuning data: quiet positions from self-play (or a PGN file) labelled with the game result (and, in binary, the search score).
-    Datagen(stockman::tune::DatagenArgs),
-    #[cfg(feature = "lab")]
-    /// Convert text tuning data (`<FEN> | <eval> | <result>`, `<FEN> [result]`) into binary records.
-    Convert(stockman::tune::ConvertArgs),
-    #[cfg(feature = "lab")]
-    /// Relabel tuning data with another UCI engine's judgement (Stockfish's static eval, a search).
-    Label(stockman::tune::LabelArgs),
-    #[cfg(feature = "lab")]
-    /// Texel tuning of the evaluation weights on datagen's data; writes src/eval/tuned.rs.
-    Tune(stockman::tune::TuneArgs),
-    #[cfg(feature = "lab")]
-    /// Train the evaluation network on labelled positions (datagen + label's data).
-    TrainNet(stockman::tune::TrainNetArgs),
     /// OpenBench's SPSA input: one line per tunable search constant
     /// (`name, int, value, min, max, step, learning rate`); a `--features spsa`
     /// build takes them as UCI options.
@@ -149,7 +132,7 @@ fn uci_arguments(lines: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// The lab's subcommands, which a build without the `lab` feature leaves out.
+/// The lab's subcommands, which live in the `stockman-lab` binary.
 const LAB_SUBCOMMANDS: [&str; 8] = [
     "bstar",
     "compare",
@@ -161,17 +144,14 @@ const LAB_SUBCOMMANDS: [&str; 8] = [
     "train-net",
 ];
 
-/// In a build without the lab, a lab subcommand is a clear error (clap would
-/// only call it unrecognised).
+/// A lab subcommand given to the engine is a clear error that names the lab's
+/// binary (clap would only call it unrecognised).
 fn refuse_lab_subcommand(args: &[String]) -> Result<(), String> {
     match args.first() {
-        Some(name) if !cfg!(feature = "lab") && LAB_SUBCOMMANDS.contains(&name.as_str()) => {
-            Err(format!(
-                "`{name}` belongs to the lab, which this build leaves out \
-                 (built with --no-default-features); build with the default \
-                 features (`cargo build --release`) to use it"
-            ))
-        }
+        Some(name) if LAB_SUBCOMMANDS.contains(&name.as_str()) => Err(format!(
+            "`{name}` is a lab command: run `stockman-lab {name}` \
+             (from the source tree: `cargo run --release -p stockman-lab -- {name}`)"
+        )),
         _ => Ok(()),
     }
 }
@@ -205,23 +185,7 @@ fn run_subcommand(cli: &Cli) -> Result<(), String> {
     match &cli.command {
         None | Some(Command::Uci) => uci_loop(),
         Some(Command::Bench(a)) => stockman::bench::run(a),
-        #[cfg(feature = "lab")]
-        Some(Command::Bstar(a)) => stockman::research::run_bstar_chess(a),
-        #[cfg(feature = "lab")]
-        Some(Command::Compare(a)) => stockman::research::run_compare(a),
         Some(Command::Perft(a)) => stockman::perft::run(a),
-        #[cfg(feature = "lab")]
-        Some(Command::Trees(a)) => stockman::research::run_trees(a),
-        #[cfg(feature = "lab")]
-        Some(Command::Datagen(a)) => stockman::tune::run_datagen(a),
-        #[cfg(feature = "lab")]
-        Some(Command::Convert(a)) => stockman::tune::run_convert(a),
-        #[cfg(feature = "lab")]
-        Some(Command::Label(a)) => stockman::tune::run_label(a),
-        #[cfg(feature = "lab")]
-        Some(Command::Tune(a)) => stockman::tune::run_tune(a),
-        #[cfg(feature = "lab")]
-        Some(Command::TrainNet(a)) => stockman::tune::run_train_net(a),
         Some(Command::Spsa) => {
             let mut out = std::io::stdout().lock();
             stockman::search::tunables::TUNABLES

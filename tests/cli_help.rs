@@ -7,7 +7,7 @@ mod common;
 
 use common::cli::{stockman, text};
 
-/// The engine's subcommands, which every build has.
+/// The engine's subcommands.
 const ENGINE: [&str; 5] = ["uci", "bench", "perft", "genfens", "spsa"];
 
 /// The subcommands `stockman --help` lists (clap's `help` left out).
@@ -85,15 +85,11 @@ fn every_subcommand_help_ends_with_examples() {
                 "{subcommand} {flag}: no Examples: block\n{help}"
             );
             for command in commands {
-                // The engine's commands run from `stockman`, the lab's from
-                // `stockman-lab`; each example runs this subcommand (genfens
-                // also shows OpenBench's quoted form).
+                // The engine's commands run from `stockman`; each example
+                // runs this subcommand (genfens also shows OpenBench's
+                // quoted form).
                 let mut words = command.split_whitespace();
-                let program = words.next().unwrap();
-                assert!(
-                    program == "stockman" || program == "stockman-lab",
-                    "{subcommand} {flag}: {command}"
-                );
+                assert_eq!(words.next(), Some("stockman"), "{subcommand} {flag}");
                 assert!(
                     command.contains(subcommand.as_str()) || command == "stockman",
                     "{subcommand} {flag}: {command}"

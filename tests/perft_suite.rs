@@ -299,3 +299,19 @@ fn binary_bad_input_is_a_message_and_a_failure_never_a_panic() {
     }
     let _ = std::fs::remove_dir_all(bad_line.parent().unwrap());
 }
+
+#[test]
+fn an_out_of_range_halfmove_clock_is_refused() {
+    for clock in ["151", "4294967296", "-3"] {
+        let fen = format!("4k3/8/8/8/8/8/8/4K3 w - - {clock} 1");
+        let o = stockman(&["perft", "1", "--fen", &fen]);
+        let err = text(&o.stderr);
+        assert!(!o.status.success(), "{fen} was taken");
+        assert!(
+            err.contains("halfmove clock") && !err.contains("panicked"),
+            "{err}"
+        );
+    }
+    let o = stockman(&["perft", "1", "--fen", "4k3/8/8/8/8/8/8/4K3 w - - 150 1"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+}

@@ -103,21 +103,21 @@ pub fn feature(perspective: Color, piece: Piece, square: Square) -> usize {
 #[derive(Clone)]
 pub struct Layers<const H: usize> {
     /// Input weights, one row of `H` per input (units of `QA`).
-    pub(crate) input: Box<[[i16; H]; INPUTS]>,
-    pub(crate) input_bias: [i16; H],
+    pub input: Box<[[i16; H]; INPUTS]>,
+    pub input_bias: [i16; H],
     /// Output layers in use (1..=`MAX_BUCKETS`); the others are zero.
-    pub(crate) buckets: usize,
+    pub buckets: usize,
     /// Each bucket's output weights: the side to move's half, then the
     /// other side's (units of `QB`).
-    pub(crate) output: [[[i16; H]; 2]; MAX_BUCKETS],
+    pub output: [[[i16; H]; 2]; MAX_BUCKETS],
     /// Each bucket's output bias (units of `QA * QB`).
-    pub(crate) output_bias: [i32; MAX_BUCKETS],
+    pub output_bias: [i32; MAX_BUCKETS],
 }
 
 impl<const H: usize> Layers<H> {
     /// All weights zero, `buckets` output layers (1..=`MAX_BUCKETS`): the
     /// trainer fills them in.
-    pub(crate) fn zeroed(buckets: usize) -> Layers<H> {
+    pub fn zeroed(buckets: usize) -> Layers<H> {
         debug_assert!((1..=MAX_BUCKETS).contains(&buckets));
         Layers {
             input: vec![[0i16; H]; INPUTS]

@@ -1,0 +1,419 @@
+//! Self-play games for tuning data: each game starts from an opening plus a
+//! few seeded random plies, is played by the engine's own search (one thread,
+//! a fixed node or depth limit, a fresh table per game), adjudicated, and its
+//! quiet positions are kept with the score of the search that played from
+//! them and labelled with its result. Game `i` depends only on the seed and
+//! `i`, so a run is reproducible whatever the thread count.
+
+use crate::data::packed::{Record, clamp_score};
+use crate::data::sample::{GameResult, QuietCheck, format_line, is_noisy, keep_at_most};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, EnPassantMode};
+use std::sync::Arc;
+use stockman::board::Board;
+use stockman::nnue::Network;
+use stockman::rng::{SplitMix64, mix};
+use stockman::score::{Depth, Score};
+use stockman::search::{Evaluation, Limits, ReusableSearch, SearchParams, search};
+
+/// A score at least this large (centipawns, either way) ...
+pub const RESIGN_SCORE: i32 = 1000;
+/// ... for this many plies in a row (both sides agreeing) ends the game.
+pub const RESIGN_PLIES: usize = 4;
+/// From this ply on, a score within this many centipawns of zero ...
+pub const DRAW_FROM_PLY: u32 = 60;
+pub const DRAW_SCORE: i32 = 10;
+/// ... for this many plies in a row is adjudicated a draw.
+pub const DRAW_PLIES: usize = 10;
+/// Positions before this ply (counted from the start after the random
+/// plies) are not recorded.
+pub const RECORD_FROM_PLY: u32 = 8;
+/// Random plies are drawn again (up to `OPENING_TRIES` times) when the
+/// first search finds the position further than this from balanced.
+pub const OPENING_MAX_SCORE: i32 = 300;
+pub const OPENING_TRIES: u32 = 20;
+
+/// How long each move is searched.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MoveLimit {
+    Nodes(u64),
+    Depth(Depth),
+}
+
+/// Everything that decides the games of a run.
+#[derive(Clone, Debug)]
+pub struct SelfPlay {
+    pub openings: Vec<Chess>,
+    pub limit: MoveLimit,
+    pub seed: u64,
+    pub random_plies: u32,
+    /// Games reaching this many plies (after the random ones) are drawn.
+    pub max_plies: u32,
+    pub hash_mb: usize,
+    /// Keep at most this many of a game's positions, drawn with the game's
+    /// random generator after the game (which it does not change).
+    pub per_game: Option<usize>,
+    /// The players' evaluation, and the network when it is `Network`.
+    pub evaluation: Evaluation,
+    pub network: Arc<Network>,
+}
+
+/// Why a game ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    Checkmate,
+    Stalemate,
+    /// Repetition, fifty moves or insufficient material.
+    DrawRule,
+    Resigned,
+    DrawAdjudicated,
+    MaxLength,
+}
+
+/// A recorded position and the score of the engine's search of it (the
+/// one that chose the move played from it), in centipawns for White. A
+/// position whose search found a mate is not recorded at all; any other
+/// score beyond ±`MAX_SCORE` (a tablebase result) is clamped to it.
+#[derive(Clone, Debug)]
+pub struct Recorded {
+    pub pos: Chess,
+    pub score: i16,
+}
+
+impl Recorded {
+    pub fn fen(&self) -> String {
+        Fen::from_position(&self.pos, EnPassantMode::Legal).to_string()
+    }
+}
+
+/// One played game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    pub result: GameResult,
+    pub ending: Ending,
+    /// Plies played after the random ones.
+    pub plies: u32,
+    /// The positions recorded, in game order.
+    pub positions: Vec<Recorded>,
+}
+
+impl GameRecord {
+    /// The data lines of the game (`<FEN> [result]`: no score).
+    pub fn lines(&self) -> impl Iterator<Item = String> + '_ {
+        self.positions
+            .iter()
+            .map(|p| format_line(&p.fen(), self.result))
+    }
+
+    /// The binary records of the game: position, score and result.
+    pub fn records(&self) -> impl Iterator<Item = Record> + '_ {
+        self.positions
+            .iter()
+            .map(|p| Record::of(&p.pos, Some(p.score), Some(self.result)))
+    }
+}
+
+/// Searches one move with the game's table and ordering tables.
+struct Player {
+    search: ReusableSearch,
+    params: SearchParams,
+    limits: Limits,
+}
+
+impl Player {
+    fn new(cfg: &SelfPlay) -> Result<Player, String> {
+        let mut limits = Limits::default();
+        match cfg.limit {
+            MoveLimit::Nodes(n) => limits.nodes = Some(n),
+            MoveLimit::Depth(d) => limits.depth = Some(d),
+        }
+        Ok(Player {
+            search: ReusableSearch::new(cfg.hash_mb)?,
+            params: SearchParams {
+                move_overhead_ms: 0,
+                evaluation: cfg.evaluation,
+                network: Arc::clone(&cfg.network),
+                ..SearchParams::default()
+            },
+            limits,
+        })
+    }
+
+    /// A fresh game: empty table and ordering tables.
+    fn new_game(&mut self) {
+        self.search.clear();
+    }
+
+    /// The best move and its score (side to move); the position has moves.
+    fn think(&mut self, board: &Board) -> (shakmaty::Move, Score) {
+        let (params, limits) = (&self.params, &self.limits);
+        let result = self.search.run(board, params.mode, |s| {
+            search(s, params, limits, &mut |_| {})
+        });
+        let best = result.best_move.unwrap_or_else(|| board.legal_moves()[0]);
+        (best, result.score)
+    }
+}
+
+/// Is the game drawn by rule: threefold repetition, fifty moves or
+/// insufficient material?
+fn drawn_by_rule(board: &Board) -> bool {
+    let mut b = board.clone();
+    // With the root here, only threefold repetitions of the game count.
+    b.set_root();
+    b.is_draw()
+}
+
+/// Plays `count` seeded random legal plies; `None` when the game ends first.
+fn random_plies(board: &mut Board, count: u32, rng: &mut SplitMix64) -> Option<()> {
+    for _ in 0..count {
+        let moves = board.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        let i = rng.in_range(0, moves.len() as i64 - 1) as usize;
+        board.play(moves[i]);
+    }
+    (!board.legal_moves().is_empty() && !drawn_by_rule(board)).then_some(())
+}
+
+/// The outcome of the consecutive White-point-of-view scores so far, if
+/// they adjudicate the game.
+fn adjudicate(scores: &[i32], ply: u32) -> Option<(GameResult, Ending)> {
+    let last = |n: usize| {
+        scores
+            .get(scores.len().saturating_sub(n)..)
+            .filter(|s| s.len() == n)
+    };
+    if let Some(tail) = last(RESIGN_PLIES) {
+        if tail.iter().all(|&s| s >= RESIGN_SCORE) {
+            return Some((GameResult::WhiteWins, Ending::Resigned));
+        }
+        if tail.iter().all(|&s| s <= -RESIGN_SCORE) {
+            return Some((GameResult::BlackWins, Ending::Resigned));
+        }
+    }
+    if ply >= DRAW_FROM_PLY
+        && let Some(tail) = last(DRAW_PLIES)
+        && tail.iter().all(|&s| s.abs() <= DRAW_SCORE)
+    {
+        return Some((GameResult::Draw, Ending::DrawAdjudicated));
+    }
+    None
+}
+
+/// Plays game `index` of the run.
+pub fn play_game(cfg: &SelfPlay, index: u64) -> Result<GameRecord, String> {
+    if cfg.openings.is_empty() {
+        return Err("no opening positions".into());
+    }
+    let mut rng = SplitMix64::new(mix(cfg.seed ^ mix(index.wrapping_add(1))));
+    let mut player = Player::new(cfg)?;
+    let mut quiet = QuietCheck::new();
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let opening = &cfg.openings[rng.in_range(0, cfg.openings.len() as i64 - 1) as usize];
+        let mut board = Board::new(opening.clone(), CastlingMode::Standard);
+        if random_plies(&mut board, cfg.random_plies, &mut rng).is_none() {
+            if attempt >= OPENING_TRIES * 4 {
+                return Err("no playable start position after the random plies".into());
+            }
+            continue;
+        }
+        player.new_game();
+        // Only random plies can be drawn again; given openings are played as they are.
+        let picky = cfg.random_plies > 0 && attempt < OPENING_TRIES;
+        match play_from(cfg, &mut player, &mut quiet, board, picky) {
+            Some(mut record) => {
+                if let Some(n) = cfg.per_game {
+                    keep_at_most(&mut record.positions, n, &mut rng);
+                }
+                return Ok(record);
+            }
+            None => continue,
+        }
+    }
+}
+
+/// Plays a game from `board`; `None` when `picky` and the start is too
+/// unbalanced.
+fn play_from(
+    cfg: &SelfPlay,
+    player: &mut Player,
+    quiet: &mut QuietCheck,
+    mut board: Board,
+    picky: bool,
+) -> Option<GameRecord> {
+    let mut positions = Vec::new();
+    let mut scores: Vec<i32> = Vec::new();
+    let mut ply = 0;
+    let (result, ending) = loop {
+        let turn = board.turn();
+        let moves = board.legal_moves();
+        if moves.is_empty() {
+            break if board.in_check() {
+                let winner = if turn.is_white() {
+                    GameResult::BlackWins
+                } else {
+                    GameResult::WhiteWins
+                };
+                (winner, Ending::Checkmate)
+            } else {
+                (GameResult::Draw, Ending::Stalemate)
+            };
+        }
+        if drawn_by_rule(&board) {
+            break (GameResult::Draw, Ending::DrawRule);
+        }
+        if ply >= cfg.max_plies {
+            break (GameResult::Draw, Ending::MaxLength);
+        }
+        let (best, score) = player.think(&board);
+        if ply == 0 && picky && score.0.abs() > OPENING_MAX_SCORE {
+            return None;
+        }
+        let white_score = if turn.is_white() { score.0 } else { -score.0 };
+        if ply >= RECORD_FROM_PLY && !score.is_mate() && !is_noisy(best) && quiet.is_quiet(&board) {
+            positions.push(Recorded {
+                pos: board.pos().clone(),
+                score: clamp_score(white_score),
+            });
+        }
+        scores.push(white_score);
+        if let Some(adjudicated) = adjudicate(&scores, ply) {
+            break adjudicated;
+        }
+        board.play(best);
+        ply += 1;
+    };
+    Some(GameRecord {
+        result,
+        ending,
+        plies: ply,
+        positions,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::dataset::parse_line;
+    use crate::data::packed::MAX_SCORE;
+    use shakmaty::Position;
+
+    fn fens(g: &GameRecord) -> Vec<(String, i16)> {
+        g.positions.iter().map(|p| (p.fen(), p.score)).collect()
+    }
+
+    fn config(nodes: u64) -> SelfPlay {
+        SelfPlay {
+            openings: vec![Chess::default()],
+            limit: MoveLimit::Nodes(nodes),
+            seed: 7,
+            random_plies: 6,
+            max_plies: 120,
+            hash_mb: 1,
+            per_game: None,
+            evaluation: Evaluation::Network,
+            network: Network::embedded(),
+        }
+    }
+
+    #[test]
+    fn tiny_games_give_labelled_quiet_positions_and_repeat_exactly() {
+        let cfg = config(200);
+        let a: Vec<GameRecord> = (0..2).map(|i| play_game(&cfg, i).unwrap()).collect();
+        let b: Vec<GameRecord> = (0..2).map(|i| play_game(&cfg, i).unwrap()).collect();
+        let mut lines = 0;
+        for (x, y) in a.iter().zip(&b) {
+            assert_eq!(fens(x), fens(y));
+            assert_eq!((x.result, x.ending, x.plies), (y.result, y.ending, y.plies));
+            assert!(x.plies > 0);
+            for line in x.lines() {
+                let (fen, result) = parse_line(&line).unwrap().unwrap();
+                assert_eq!(result, x.result.white_score());
+                let board = Board::from_fen(&fen).unwrap();
+                assert!(!board.in_check(), "{line}");
+                lines += 1;
+            }
+            for (r, p) in x.records().zip(&x.positions) {
+                let back = Record::unpack(&r.pack().unwrap()).unwrap();
+                assert_eq!(back.position().unwrap().board(), p.pos.board());
+                assert_eq!(back.result, Some(x.result));
+                assert!(back.score == Some(p.score) && p.score.abs() <= MAX_SCORE);
+            }
+        }
+        assert!(lines > 0);
+        // At most 3 per game: a subset of the same game's positions, in
+        // order, the same every time.
+        let few = SelfPlay {
+            per_game: Some(3),
+            ..cfg.clone()
+        };
+        for (i, full) in a.iter().enumerate() {
+            let g = play_game(&few, i as u64).unwrap();
+            assert_eq!((g.result, g.plies), (full.result, full.plies));
+            assert_eq!(g.positions.len(), full.positions.len().min(3));
+            let full = fens(full);
+            let mut rest = full.iter();
+            assert!(fens(&g).iter().all(|p| rest.any(|q| q == p)));
+            assert_eq!(fens(&play_game(&few, i as u64).unwrap()), fens(&g));
+        }
+        assert!(a.iter().any(|g| g.positions.len() > 3));
+        // Another seed plays other games.
+        let other = SelfPlay { seed: 8, ..cfg };
+        assert_ne!(fens(&play_game(&other, 0).unwrap()), fens(&a[0]));
+    }
+
+    #[test]
+    fn adjudication_rules() {
+        assert_eq!(adjudicate(&[1200, 1100, 1000], 30), None);
+        assert_eq!(
+            adjudicate(&[0, 1200, 1100, 1000, 1500], 30),
+            Some((GameResult::WhiteWins, Ending::Resigned))
+        );
+        assert_eq!(
+            adjudicate(&[-1000, -1200, -30000, -1000], 30),
+            Some((GameResult::BlackWins, Ending::Resigned))
+        );
+        let level = [5; DRAW_PLIES];
+        assert_eq!(adjudicate(&level, DRAW_FROM_PLY - 1), None);
+        assert_eq!(
+            adjudicate(&level, DRAW_FROM_PLY),
+            Some((GameResult::Draw, Ending::DrawAdjudicated))
+        );
+        let mut almost = level;
+        almost[0] = 11;
+        assert_eq!(adjudicate(&almost, 100), None);
+    }
+
+    fn from_fen(fen: &str, nodes: u64) -> SelfPlay {
+        SelfPlay {
+            openings: vec![Board::from_fen(fen).unwrap().pos().clone()],
+            random_plies: 0,
+            ..config(nodes)
+        }
+    }
+
+    #[test]
+    fn games_end_by_the_rules() {
+        let mate_in_one = from_fen("k7/8/1K6/8/8/8/8/7R w - - 0 1", 1000);
+        let g = play_game(&mate_in_one, 0).unwrap();
+        assert_eq!(
+            (g.result, g.ending, g.plies),
+            (GameResult::WhiteWins, Ending::Checkmate, 1)
+        );
+        // Bare kings: no game to play.
+        assert!(play_game(&from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1", 100), 0).is_err());
+        let short = SelfPlay {
+            max_plies: 3,
+            ..config(100)
+        };
+        let g = play_game(&short, 0).unwrap();
+        assert_eq!(
+            (g.result, g.ending, g.plies),
+            (GameResult::Draw, Ending::MaxLength, 3)
+        );
+    }
+}

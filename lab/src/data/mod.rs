@@ -1,0 +1,19 @@
+//! Training data: `datagen` plays self-play games (or reads PGN games) and
+//! keeps quiet positions with their game's result and search score;
+//! `convert` turns text data into binary records; `label` relabels data
+//! with another UCI engine's judgement. `packed` is the binary record format
+//! that datagen and convert write and `train-net` reads.
+
+pub mod convert_cmd;
+pub mod datagen;
+pub mod datagen_cmd;
+pub mod dataset;
+pub mod label_cmd;
+pub mod label_engine;
+pub mod packed;
+pub mod pgn;
+pub mod sample;
+
+pub use convert_cmd::{ConvertArgs, run_convert};
+pub use datagen_cmd::{DataFormat, DatagenArgs, run_datagen};
+pub use label_cmd::{LabelArgs, run_label};

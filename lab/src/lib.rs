@@ -1,0 +1,12 @@
+//! Stockman's lab: the tools that make and study the engine, beside it and
+//! never inside it. `data` makes training data (datagen, convert, label),
+//! `train` fits the evaluation to it (the network trainer, Texel tuning),
+//! `research` runs the textbook game-tree algorithms, B* and the back-end
+//! comparisons. It depends on the engine's library (`stockman`); the engine
+//! does not know it exists.
+
+pub mod data;
+pub mod pool;
+pub mod progress;
+pub mod research;
+pub mod train;

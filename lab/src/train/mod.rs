@@ -1,0 +1,15 @@
+//! Fitting the evaluation to data: `train-net` trains the network
+//! (`train_net`) on labelled positions, and `tune` fits the classical
+//! evaluation's weights by Texel's method over its trace (`texel`) and writes
+//! them back into the engine's `src/eval/tuned.rs` (`writer`); `scale_fit` finds the
+//! score scale that maps centipawns to a win probability.
+
+pub mod scale_fit;
+pub mod texel;
+pub mod train_net;
+pub mod train_net_cmd;
+pub mod tune_cmd;
+pub mod writer;
+
+pub use train_net_cmd::{TrainNetArgs, run_train_net};
+pub use tune_cmd::{TuneArgs, run_tune};
