@@ -1,7 +1,7 @@
 //! `S`: a (middlegame, endgame) pair of centipawn values, the unit of every
 //! weight and term, and the taper that blends the two halves by game phase.
 
-use super::params::MAX_PHASE;
+use super::weights::MAX_PHASE;
 use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
 /// A middlegame and an endgame value, added and scaled together.

@@ -6,7 +6,7 @@
 use super::algorithm::SearchMode;
 use super::eval_cache::EvalCache;
 use crate::board::Board;
-use crate::eval::{evaluate, params::EVAL_LIMIT};
+use crate::eval::{evaluate, weights::EVAL_LIMIT};
 use crate::nnue::{Network, NetworkEvaluator};
 use crate::score::{Ply, Score};
 use shakmaty::Position;
