@@ -3,7 +3,7 @@
 //! advancement, king shelter) weighted in `weights`, plus tuned per-square
 //! corrections (half a board each, files mirrored).
 
-use super::tapered::S;
+use super::tapered::{MAX_PHASE, S};
 use super::trace::Tracer;
 use super::weights::*;
 use shakmaty::{Board, Color, Role};

@@ -10,11 +10,15 @@ mod context;
 mod king_safety;
 mod material_pst;
 pub mod weights;
-/// The old name of `weights`, kept only for the lab's `src/tune` until it
-/// imports `weights` (remove with the last such import).
+/// The old path of `weights` (and of `tapered::MAX_PHASE`), kept only for
+/// the lab's `src/tune` until it imports them from there (remove with the
+/// last such import).
 #[cfg(feature = "lab")]
 #[doc(hidden)]
-pub use weights as params;
+pub mod params {
+    pub use super::tapered::MAX_PHASE;
+    pub use super::weights::*;
+}
 mod pawns;
 mod pieces;
 pub mod registry;
@@ -35,7 +39,8 @@ use trace::{NoTrace, Tracer};
 
 pub use pawns::pawn_hash;
 pub use scaling::Scale;
-pub use weights::{MATERIAL_EG, MATERIAL_MG, MAX_PHASE, SEE_VALUE};
+pub use tapered::MAX_PHASE;
+pub use weights::{MATERIAL_EG, MATERIAL_MG, SEE_VALUE};
 
 #[inline]
 pub fn role_index(role: Role) -> usize {

@@ -223,8 +223,9 @@ mod tests {
     use super::*;
     use crate::board::Board;
     use crate::eval::evaluate;
+    use crate::eval::tapered::MAX_PHASE;
     use crate::eval::tests::{bench_fens, playout_fens};
-    use crate::eval::weights::{EVAL_LIMIT, MAX_PHASE};
+    use crate::eval::weights::EVAL_LIMIT;
 
     fn defaults() -> Vec<S> {
         Layout::values(&registry())
