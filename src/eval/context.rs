@@ -3,8 +3,8 @@
 //! and king-attack tallies the piece terms fill in for the later terms.
 
 use super::bitboards::{ci, forward, pawn_attacks_bb};
-use super::params::KING_ATTACK_WEIGHT;
 use super::trace::{Tracer, unit};
+use super::weights::KING_ATTACK_WEIGHT;
 use crate::eval::role_index;
 use shakmaty::{Bitboard, Board, Color, Role, Square, attacks};
 

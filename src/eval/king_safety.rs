@@ -4,9 +4,9 @@
 
 use super::bitboards::*;
 use super::context::EvalContext;
-use super::params::*;
 use super::tapered::{S, s};
 use super::trace::{Tracer, term, unit};
+use super::weights::*;
 use crate::eval::role_index;
 use shakmaty::{Bitboard, Color, File, Role, Square, attacks};
 

@@ -1,11 +1,11 @@
 //! Material and piece-square terms, and the game phase. The tables are
 //! generated at compile time from a few readable rules (centralisation,
-//! advancement, king shelter) weighted in `params`, plus tuned per-square
+//! advancement, king shelter) weighted in `weights`, plus tuned per-square
 //! corrections (half a board each, files mirrored).
 
-use super::params::*;
-use super::tapered::S;
+use super::tapered::{MAX_PHASE, S};
 use super::trace::Tracer;
+use super::weights::*;
 use shakmaty::{Board, Color, Role};
 
 /// Distance of a file or rank index (0..7) from the centre line, in

@@ -1,6 +1,6 @@
 //! Static evaluation, from the side to move's point of view: tapered
 //! (middlegame/endgame) terms for White minus Black, endgame scaling, tempo.
-//! One concern per submodule; every weight lives in `params` (the tunable
+//! One concern per submodule; every weight lives in `weights` (the tunable
 //! ones in the generated `tuned`, declared through `registry`). The terms are
 //! generic over a `trace::Tracer`, which the engine's `NoTrace` compiles away
 //! and the tuner uses to read the weights' coefficients.
@@ -9,7 +9,16 @@ mod bitboards;
 mod context;
 mod king_safety;
 mod material_pst;
-pub mod params;
+pub mod weights;
+/// The old path of `weights` (and of `tapered::MAX_PHASE`), kept only for
+/// the lab's `src/tune` until it imports them from there (remove with the
+/// last such import).
+#[cfg(feature = "lab")]
+#[doc(hidden)]
+pub mod params {
+    pub use super::tapered::MAX_PHASE;
+    pub use super::weights::*;
+}
 mod pawns;
 mod pieces;
 pub mod registry;
@@ -28,9 +37,10 @@ use shakmaty::{Bitboard, Color, Position, Role};
 use tapered::{S, taper};
 use trace::{NoTrace, Tracer};
 
-pub use params::{MATERIAL_EG, MATERIAL_MG, MAX_PHASE, SEE_VALUE};
 pub use pawns::pawn_hash;
 pub use scaling::Scale;
+pub use tapered::MAX_PHASE;
+pub use weights::{MATERIAL_EG, MATERIAL_MG, SEE_VALUE};
 
 #[inline]
 pub fn role_index(role: Role) -> usize {
@@ -71,17 +81,17 @@ pub fn evaluate(board: &Board) -> Score {
         Scale::Endgame(f) => taper(
             S {
                 mg: score.mg,
-                eg: score.eg * f / params::SCALE_NORMAL,
+                eg: score.eg * f / weights::SCALE_NORMAL,
             },
             phase,
         ),
-        Scale::Whole(f) => taper(score, phase) * f / params::SCALE_NORMAL,
+        Scale::Whole(f) => taper(score, phase) * f / weights::SCALE_NORMAL,
     };
     let relative = if board.turn() == Color::White {
         white
     } else {
         -white
     };
-    let v = relative + taper(params::TEMPO, phase);
-    Score(v.clamp(-params::EVAL_LIMIT, params::EVAL_LIMIT))
+    let v = relative + taper(weights::TEMPO, phase);
+    Score(v.clamp(-weights::EVAL_LIMIT, weights::EVAL_LIMIT))
 }

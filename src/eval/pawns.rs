@@ -5,9 +5,9 @@
 use super::bitboards::*;
 use super::context::EvalContext;
 use super::king_safety::shelter;
-use super::params::*;
 use super::tapered::S;
 use super::trace::{NoTrace, Tracer, term};
+use super::weights::*;
 use shakmaty::{Bitboard, Color, Square, attacks};
 use std::cell::RefCell;
 

@@ -4,10 +4,10 @@
 
 use super::bitboards::*;
 use super::context::EvalContext;
-use super::params::*;
 use super::pawns::PawnEntry;
 use super::tapered::S;
 use super::trace::{Tracer, term};
+use super::weights::*;
 use shakmaty::{Bitboard, Color, Role, attacks};
 
 /// Relative ranks 4..6 (index 3..5), where outposts are.

@@ -205,17 +205,17 @@ impl Layout {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::params::{self, W, registry};
+    use crate::eval::weights::{self, W, registry};
 
     #[test]
     fn registry_follows_the_declarations() {
         let reg = registry();
         assert_eq!(reg[W::MATERIAL as usize].name, "MATERIAL");
-        assert_eq!(reg[W::MATERIAL as usize].values, params::MATERIAL.to_vec());
-        assert_eq!(reg[W::TEMPO as usize].values, vec![params::TEMPO]);
+        assert_eq!(reg[W::MATERIAL as usize].values, weights::MATERIAL.to_vec());
+        assert_eq!(reg[W::TEMPO as usize].values, vec![weights::TEMPO]);
         let zone = &reg[W::KING_ZONE_HIT as usize];
         assert_eq!(zone.shape.rust_type(), "i32");
-        assert_eq!(zone.values, vec![s(params::KING_ZONE_HIT, 0)]);
+        assert_eq!(zone.values, vec![s(weights::KING_ZONE_HIT, 0)]);
         let mobility = &reg[W::MOBILITY_QUEEN as usize];
         assert_eq!(mobility.shape.rust_type(), "[S; 28]");
         assert!(
@@ -248,7 +248,7 @@ mod tests {
         let values = Layout::values(&reg);
         assert_eq!(
             values[layout.slot(W::BISHOP_PAIR as usize, 0)],
-            params::BISHOP_PAIR
+            weights::BISHOP_PAIR
         );
     }
 }

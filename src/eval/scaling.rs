@@ -3,7 +3,7 @@
 //! knights, opposite-coloured bishops, few pawns without a decisive edge.
 
 use super::bitboards::ci;
-use super::params::*;
+use super::weights::*;
 use crate::eval::role_index;
 use shakmaty::{Bitboard, Board, Color, Role};
 

@@ -1,8 +1,13 @@
 //! `S`: a (middlegame, endgame) pair of centipawn values, the unit of every
-//! weight and term, and the taper that blends the two halves by game phase.
+//! weight and term, and the taper that blends the two halves by game phase
+//! (`MAX_PHASE` down to 0).
 
-use super::params::MAX_PHASE;
 use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
+
+/// The game phase of the starting material (the sum of its pieces'
+/// `weights::PHASE_WEIGHT`): all middlegame. More (after promotions) is
+/// clamped; 0 is all endgame.
+pub const MAX_PHASE: i32 = 24;
 
 /// A middlegame and an endgame value, added and scaled together.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]

@@ -149,7 +149,7 @@ fn evaluation_is_left_right_symmetric() {
 
 #[test]
 fn start_position_is_balanced_but_for_tempo() {
-    let tempo = params::TEMPO.mg;
+    let tempo = weights::TEMPO.mg;
     assert_eq!(
         eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
         tempo
@@ -181,7 +181,7 @@ fn extreme_material_stays_inside_the_score_range() {
                 continue;
             };
             let v = evaluate(&Board::new(pos, shakmaty::CastlingMode::Standard));
-            assert!(v.0.abs() <= params::EVAL_LIMIT, "{f}: {v:?}");
+            assert!(v.0.abs() <= weights::EVAL_LIMIT, "{f}: {v:?}");
             assert!(v.0.abs() < Score::MATE_BOUND.0);
         }
     }
@@ -199,7 +199,7 @@ fn material_and_placement_matter() {
     // Scores are from the side to move: only the tempo differs.
     let fen = "4k3/1p4p1/8/3N4/8/8/1P4P1/4K3 w - - 0 1";
     let black = fen.replace(" w ", " b ");
-    let tempo = tapered::taper(params::TEMPO, 1);
+    let tempo = tapered::taper(weights::TEMPO, 1);
     assert_eq!(eval(fen) - tempo, -(eval(&black) - tempo));
 }
 

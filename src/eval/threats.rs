@@ -4,9 +4,9 @@
 
 use super::bitboards::ci;
 use super::context::EvalContext;
-use super::params::*;
 use super::tapered::S;
 use super::trace::{Tracer, term};
+use super::weights::*;
 use crate::eval::role_index;
 use shakmaty::{Color, Role};
 

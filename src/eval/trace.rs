@@ -6,12 +6,12 @@
 //! from one mention of the weight, so the two cannot drift apart.
 
 use super::bitboards::ci;
-use super::params::{
-    KING_DANGER_DIVISOR, KING_DANGER_MAX, KING_NO_QUEEN_PERCENT, SCALE_NORMAL, W, registry,
-};
 use super::registry::Layout;
 use super::scaling::{self, Scale};
 use super::tapered::{S, s, taper};
+use super::weights::{
+    KING_DANGER_DIVISOR, KING_DANGER_MAX, KING_NO_QUEEN_PERCENT, SCALE_NORMAL, W, registry,
+};
 use shakmaty::{Chess, Color, Position};
 use std::sync::LazyLock;
 
@@ -48,16 +48,16 @@ impl Tracer for NoTrace {
 macro_rules! traced {
     ($method:ident, $t:expr, $c:expr, $name:ident [$i:expr]) => {{
         let i = $i;
-        $t.$method($c, $crate::eval::params::W::$name, i, 1);
+        $t.$method($c, $crate::eval::weights::W::$name, i, 1);
         $name[i]
     }};
     ($method:ident, $t:expr, $c:expr, $name:ident * $n:expr) => {{
         let n = $n;
-        $t.$method($c, $crate::eval::params::W::$name, 0, n);
+        $t.$method($c, $crate::eval::weights::W::$name, 0, n);
         $name * n
     }};
     ($method:ident, $t:expr, $c:expr, $name:ident) => {{
-        $t.$method($c, $crate::eval::params::W::$name, 0, 1);
+        $t.$method($c, $crate::eval::weights::W::$name, 0, 1);
         $name
     }};
 }
@@ -223,8 +223,9 @@ mod tests {
     use super::*;
     use crate::board::Board;
     use crate::eval::evaluate;
-    use crate::eval::params::{EVAL_LIMIT, MAX_PHASE};
+    use crate::eval::tapered::MAX_PHASE;
     use crate::eval::tests::{bench_fens, playout_fens};
+    use crate::eval::weights::EVAL_LIMIT;
 
     fn defaults() -> Vec<S> {
         Layout::values(&registry())
@@ -284,7 +285,7 @@ mod tests {
         assert_eq!((t.phase, t.stm), (MAX_PHASE, 1));
         assert_eq!(
             t.evaluate_int(&defaults()),
-            taper(super::super::params::TEMPO, MAX_PHASE)
+            taper(super::super::weights::TEMPO, MAX_PHASE)
         );
     }
 }

@@ -6,12 +6,11 @@ use std::fmt;
 use std::str::FromStr;
 
 /// The root strategy: which windows the shared node procedure is asked for.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Algorithm {
     /// Fail-soft negamax alpha-beta with memory, full window.
     AlphaBeta,
     /// Principal variation search with aspiration windows at the root.
-    #[default]
     NegaScout,
     /// MTD(f): null-window passes converging from the previous iteration's value.
     MTDf,
@@ -30,7 +29,22 @@ impl Algorithm {
         Algorithm::DUAL,
     ];
 
-    pub fn name(self) -> &'static str {
+    /// The algorithm a search uses unless told otherwise (the `Algorithm`
+    /// option's default).
+    pub const DEFAULT: Algorithm = Algorithm::NegaScout;
+
+    /// The names of `ALL`, in its order (the `Algorithm` option's values).
+    pub const NAMES: [&'static str; Algorithm::ALL.len()] = {
+        let mut names = [""; Algorithm::ALL.len()];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = Algorithm::ALL[i].name();
+            i += 1;
+        }
+        names
+    };
+
+    pub const fn name(self) -> &'static str {
         match self {
             Algorithm::AlphaBeta => "AlphaBeta",
             Algorithm::NegaScout => "NegaScout",
@@ -38,6 +52,12 @@ impl Algorithm {
             Algorithm::SSS => "SSS",
             Algorithm::DUAL => "DUAL",
         }
+    }
+}
+
+impl Default for Algorithm {
+    fn default() -> Algorithm {
+        Algorithm::DEFAULT
     }
 }
 
@@ -55,10 +75,9 @@ impl FromStr for Algorithm {
             .into_iter()
             .find(|a| a.name().eq_ignore_ascii_case(wanted))
             .ok_or_else(|| {
-                let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
                 format!(
                     "unknown algorithm '{wanted}' (expected one of {})",
-                    names.join(", ")
+                    Algorithm::NAMES.join(", ")
                 )
             })
     }
@@ -86,5 +105,9 @@ mod tests {
             assert_eq!(a.name().to_uppercase().parse::<Algorithm>(), Ok(a));
         }
         assert!("minimax".parse::<Algorithm>().is_err());
+        for (a, name) in Algorithm::ALL.into_iter().zip(Algorithm::NAMES) {
+            assert_eq!(a.name(), name);
+        }
+        assert_eq!(Algorithm::default(), Algorithm::NegaScout);
     }
 }

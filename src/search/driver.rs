@@ -40,138 +40,288 @@ pub struct Info {
 
 /// Runs a whole search from the searcher's board and returns the best move.
 /// `report` is called once per finished line of each iteration.
+///
+/// The steps: `use_evaluation`, `prepare_root` (the moves, the tables, the
+/// clock), `deepen` (per depth: `search_lines`, then `report_iteration`,
+/// `Deepening::record` and `go_on`, or `take_stopped_pass`), `finish`.
 pub fn search(
     s: &mut Searcher,
     params: &SearchParams,
     limits: &Limits,
     report: &mut dyn FnMut(&Info),
 ) -> SearchResult {
-    let mut result = SearchResult::default();
+    use_evaluation(s, params);
+    let Some(root) = prepare_root(s, params, limits) else {
+        return no_move_result(s);
+    };
+    let result = deepen(s, &root, report);
+    finish(s, &root, result)
+}
+
+/// What every iteration of one search shares: the request, the root moves
+/// and what the tables know of the root, and the time budget.
+struct Root<'a> {
+    params: &'a SearchParams,
+    limits: &'a Limits,
+    /// The root moves to search: `searchmoves`' legal ones (all legal moves
+    /// without them), narrowed by the tables.
+    moves: Vec<Move>,
+    /// The root's result in the tables, when they know it.
+    tb: Option<TbOutcome>,
+    budget: TimeBudget,
+    /// The deepest iteration to start.
+    max_depth: Depth,
+    /// The lines each iteration searches (MultiPV, at most one per move).
+    lines_wanted: usize,
+}
+
+impl Root<'_> {
+    /// The score shown for `score` (see `shown_score`).
+    fn shown(&self, score: Score) -> Score {
+        shown_score(score, self.tb)
+    }
+
+    /// The tablebase hits to report (`None` without tables).
+    fn tbhits(&self, s: &Searcher) -> Option<u64> {
+        self.params.syzygy.tables.as_ref().map(|_| s.stats.tbhits)
+    }
+}
+
+/// A searched line: the back end's iteration and its principal variation.
+type Line = (Iteration, Vec<Move>);
+
+/// What iterative deepening carries from one iteration to the next.
+struct Deepening {
+    /// The answer so far: the last finished iteration's (or a stopped
+    /// pass's) best move.
+    result: SearchResult,
+    /// Each line's score in the last iteration, the next one's guess.
+    guesses: Vec<Score>,
+    stability: Stability,
+}
+
+/// Points the searcher at the evaluation, grain and network the search uses.
+fn use_evaluation(s: &mut Searcher, params: &SearchParams) {
     s.evaluation = params.evaluation;
     s.grain = params.grain_for_searcher();
     s.tables.static_eval.use_network(&params.network);
-    let legal = s.board.legal_moves();
-    if legal.is_empty() {
-        result.score = if s.board.in_check() {
+}
+
+/// The result in a position without a legal move: mated or stalemate.
+fn no_move_result(s: &Searcher) -> SearchResult {
+    SearchResult {
+        score: if s.board.in_check() {
             Score::mated_in(0)
         } else {
             Score::DRAW
-        };
-        return result;
+        },
+        ..SearchResult::default()
     }
-    let allowed: Vec<Move> = if limits.searchmoves.is_empty() {
-        legal.to_vec()
-    } else {
-        limits
-            .searchmoves
-            .iter()
-            .copied()
-            .filter(|m| legal.contains(m))
-            .collect()
-    };
-    let allowed = if allowed.is_empty() {
+}
+
+/// Prepares the root: the moves to search, the tablebase probes, the
+/// limits of the whole search; `None` when the side to move has no legal
+/// move.
+fn prepare_root<'a>(
+    s: &mut Searcher,
+    params: &'a SearchParams,
+    limits: &'a Limits,
+) -> Option<Root<'a>> {
+    let legal = s.board.legal_moves();
+    if legal.is_empty() {
+        return None;
+    }
+    let allowed = allowed_moves(&legal, &limits.searchmoves);
+    let (moves, tb) = use_tablebases(s, params, allowed);
+    let budget = start_clock(s, params, limits);
+    Some(Root {
+        params,
+        limits,
+        tb,
+        budget,
+        max_depth: limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH),
+        lines_wanted: params.multipv.clamp(1, moves.len()),
+        moves,
+    })
+}
+
+/// The legal moves of `searchmoves`, or every legal move when it is empty
+/// or names none.
+fn allowed_moves(legal: &[Move], searchmoves: &[Move]) -> Vec<Move> {
+    let allowed: Vec<Move> = searchmoves
+        .iter()
+        .copied()
+        .filter(|m| legal.contains(m))
+        .collect();
+    if allowed.is_empty() {
         legal.to_vec()
     } else {
         allowed
-    };
-    let (allowed, root_tb) = use_tablebases(s, params, allowed);
-    let shown = |score: Score| shown_score(score, root_tb);
-    let tbhits = |s: &Searcher| params.syzygy.tables.as_ref().map(|_| s.stats.tbhits);
+    }
+}
 
+/// Sets the time budget and the node limit and starts a new search in the
+/// TT; returns the budget.
+fn start_clock(s: &mut Searcher, params: &SearchParams, limits: &Limits) -> TimeBudget {
     let overhead = Duration::from_millis(params.move_overhead_ms);
     let budget = TimeBudget::new(limits, s.board.turn(), overhead);
     s.set_limits(budget, limits.nodes);
     // The clock and the node limit hold from the first node on: a first
     // iteration can take for ever (a position full of pieces in Pure mode),
-    // and `result.best_move` below is already a move to play.
+    // and the result's first root move is already a move to play.
     s.arm_hard_limit();
     s.tt.new_search();
+    budget
+}
 
-    let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-    let lines_wanted = params.multipv.clamp(1, allowed.len());
-    let mut guesses = vec![Score::ZERO; lines_wanted];
-    let mut stability = Stability::default();
-    // A move to play even if the first iteration is interrupted by `stop`.
-    result.best_move = Some(allowed[0]);
-
-    for depth in 1..=max_depth {
-        let mut lines: Vec<(Iteration, Vec<Move>)> = Vec::with_capacity(lines_wanted);
-        let mut excluded: Vec<Move> = Vec::new();
-        for (index, &guess) in guesses.iter().enumerate() {
-            let remaining: Vec<Move> = allowed
-                .iter()
-                .copied()
-                .filter(|m| !excluded.contains(m))
-                .collect();
-            s.set_root_moves(&remaining);
-            s.mate_found = guess.is_mate();
-            let Some(it) = backends::iterate(params.algorithm, s, depth, guess) else {
-                break;
-            };
-            let mut pv = principal_variation(s, it.best, depth);
-            extend_mate_line(&s.board, &s.tt, &mut pv, it.score);
-            end_with_the_game(&s.board, &mut pv);
-            excluded.push(it.best);
-            lines.push((it, pv));
-            if index + 1 < lines_wanted {
-                s.poll_stop();
-                if s.stopped() {
-                    break;
-                }
-            }
-        }
-        if lines.len() < lines_wanted {
-            if lines.is_empty()
-                && lines_wanted == 1
-                && let Some(b) = s.root_best
-                && result.best_move != Some(b.mv)
-            {
-                // Stopped inside the pass, after a move beat the pass's
-                // alpha: the previous iteration's move (searched first) is
-                // known to be no better. (With MultiPV the finished lines stand.)
-                result.best_move = Some(b.mv);
-                result.score = b.score;
-                result.pv = pv_from_tt(&s.board, &s.tt, b.mv, depth);
-                extend_mate_line(&s.board, &s.tt, &mut result.pv, b.score);
-                end_with_the_game(&s.board, &mut result.pv);
-                result.ponder_move = result.pv.get(1).copied();
-                report(&Info {
-                    depth,
-                    seldepth: s.stats.seldepth,
-                    multipv: 1,
-                    score: shown(b.score),
-                    bound: Bound::Lower,
-                    nodes: s.stats.nodes,
-                    time: s.control().elapsed(),
-                    hashfull: s.tt.hashfull(),
-                    tbhits: tbhits(s),
-                    pv: result.pv.clone(),
-                });
-            }
+/// The iteration loop: one iteration per depth, each reported and
+/// recorded, until a stopped pass or `go_on` ends the search.
+fn deepen(s: &mut Searcher, root: &Root, report: &mut dyn FnMut(&Info)) -> SearchResult {
+    let mut d = Deepening {
+        result: SearchResult {
+            // A move to play even if the first iteration is interrupted by `stop`.
+            best_move: Some(root.moves[0]),
+            ..SearchResult::default()
+        },
+        guesses: vec![Score::ZERO; root.lines_wanted],
+        stability: Stability::default(),
+    };
+    for depth in 1..=root.max_depth {
+        let mut lines = search_lines(s, root, &d.guesses, depth);
+        if lines.len() < root.lines_wanted {
+            take_stopped_pass(s, root, depth, &mut d.result, report);
             break;
         }
-        // MultiPV lines are reported best first.
-        lines.sort_by_key(|line| std::cmp::Reverse(line.0.score));
-        let elapsed = s.control().elapsed();
-        let hashfull = s.tt.hashfull();
-        for (index, (it, pv)) in lines.iter().enumerate() {
-            guesses[index] = it.score;
-            report(&Info {
-                depth,
-                seldepth: s.stats.seldepth,
-                multipv: index + 1,
-                score: shown(it.score),
-                bound: Bound::Exact,
-                nodes: s.stats.nodes,
-                time: elapsed,
-                hashfull,
-                tbhits: tbhits(s),
-                pv: pv.clone(),
-            });
+        report_iteration(s, root, depth, &mut lines, report);
+        d.record(depth, lines);
+        if !go_on(s, root, depth, &d) {
+            break;
         }
+    }
+    d.result
+}
+
+/// One iteration at `depth`: each line (MultiPV) searched in turn without
+/// the best moves of the lines before it. Fewer lines than wanted when the
+/// search was stopped.
+fn search_lines(s: &mut Searcher, root: &Root, guesses: &[Score], depth: Depth) -> Vec<Line> {
+    let mut lines: Vec<Line> = Vec::with_capacity(root.lines_wanted);
+    let mut excluded: Vec<Move> = Vec::new();
+    for (index, &guess) in guesses.iter().enumerate() {
+        let Some(line) = search_line(s, root, &excluded, depth, guess) else {
+            break;
+        };
+        excluded.push(line.0.best);
+        lines.push(line);
+        if index + 1 < root.lines_wanted {
+            s.poll_stop();
+            if s.stopped() {
+                break;
+            }
+        }
+    }
+    lines
+}
+
+/// One line of an iteration: the back end's search of the root moves but
+/// `excluded` from `guess` (its windows are its own), and the line's
+/// principal variation; `None` when it was stopped.
+fn search_line(
+    s: &mut Searcher,
+    root: &Root,
+    excluded: &[Move],
+    depth: Depth,
+    guess: Score,
+) -> Option<Line> {
+    let remaining: Vec<Move> = root
+        .moves
+        .iter()
+        .copied()
+        .filter(|m| !excluded.contains(m))
+        .collect();
+    s.set_root_moves(&remaining);
+    s.mate_found = guess.is_mate();
+    let it = backends::iterate(root.params.algorithm, s, depth, guess)?;
+    let mut pv = principal_variation(s, it.best, depth);
+    extend_mate_line(&s.board, &s.tt, &mut pv, it.score);
+    end_with_the_game(&s.board, &mut pv);
+    Some((it, pv))
+}
+
+/// An iteration stopped inside its pass, after a move beat the pass's
+/// alpha: the previous iteration's move (searched first) is known to be no
+/// better, so that move becomes the result, reported as a lower bound.
+/// (With MultiPV the finished lines stand.)
+fn take_stopped_pass(
+    s: &mut Searcher,
+    root: &Root,
+    depth: Depth,
+    result: &mut SearchResult,
+    report: &mut dyn FnMut(&Info),
+) {
+    if root.lines_wanted == 1
+        && let Some(b) = s.root_best
+        && result.best_move != Some(b.mv)
+    {
+        result.best_move = Some(b.mv);
+        result.score = b.score;
+        result.pv = pv_from_tt(&s.board, &s.tt, b.mv, depth);
+        extend_mate_line(&s.board, &s.tt, &mut result.pv, b.score);
+        end_with_the_game(&s.board, &mut result.pv);
+        result.ponder_move = result.pv.get(1).copied();
+        report(&Info {
+            depth,
+            seldepth: s.stats.seldepth,
+            multipv: 1,
+            score: root.shown(b.score),
+            bound: Bound::Lower,
+            nodes: s.stats.nodes,
+            time: s.control().elapsed(),
+            hashfull: s.tt.hashfull(),
+            tbhits: root.tbhits(s),
+            pv: result.pv.clone(),
+        });
+    }
+}
+
+/// Reports a finished iteration's lines, best first.
+fn report_iteration(
+    s: &Searcher,
+    root: &Root,
+    depth: Depth,
+    lines: &mut [Line],
+    report: &mut dyn FnMut(&Info),
+) {
+    lines.sort_by_key(|line| std::cmp::Reverse(line.0.score));
+    let elapsed = s.control().elapsed();
+    let hashfull = s.tt.hashfull();
+    for (index, (it, pv)) in lines.iter().enumerate() {
+        report(&Info {
+            depth,
+            seldepth: s.stats.seldepth,
+            multipv: index + 1,
+            score: root.shown(it.score),
+            bound: Bound::Exact,
+            nodes: s.stats.nodes,
+            time: elapsed,
+            hashfull,
+            tbhits: root.tbhits(s),
+            pv: pv.clone(),
+        });
+    }
+}
+
+impl Deepening {
+    /// Takes a finished iteration's lines (best first) as the result, the
+    /// next iteration's guesses and a step of the stability.
+    fn record(&mut self, depth: Depth, lines: Vec<Line>) {
+        for (guess, (it, _)) in self.guesses.iter_mut().zip(&lines) {
+            *guess = it.score;
+        }
+        let result = &mut self.result;
         let (best, best_pv) = &lines[0];
         if depth > 1 {
-            stability.update(
+            self.stability.update(
                 result.best_move == Some(best.best),
                 result.score,
                 best.score,
@@ -189,46 +339,60 @@ pub fn search(
                 moves: pv.clone(),
             })
             .collect();
-
-        if let Some(mate) = limits.mate
-            && let Some(moves) = best.score.mate_moves()
-            && moves > 0
-            && moves as u32 <= mate
-        {
-            break;
-        }
-        let spent = s.control().elapsed();
-        // No iteration starts once this much time has gone: a share of the
-        // soft limit, scaled by how settled the search looks.
-        let next_iteration_until = budget
-            .soft
-            .map(|soft| soft.mul_f64(next_iteration_share() * stability.soft_scale()));
-        if let (Some(soft), Some(until)) = (budget.soft, next_iteration_until) {
-            log::debug!(
-                "time: depth {depth} done at {spent:?}; soft limit {soft:?}, next iteration only before {until:?}"
-            );
-        }
-        if !s.control().is_pondering()
-            && budget.hard.is_some()
-            && (allowed.len() == 1 || next_iteration_until.is_some_and(|until| spent >= until))
-        {
-            // A timed search with one legal move, or past its soft limit.
-            // (`movetime` has no soft limit: it searches until the hard one.)
-            break;
-        }
-        if limits.nodes.is_some_and(|n| s.stats.nodes >= n) {
-            break;
-        }
-        s.poll_stop();
-        if s.stopped() {
-            break;
-        }
     }
+}
+
+/// Whether another iteration starts after the one at `depth`: not once the
+/// mate `go mate` asks for is found, the time is up, the node limit is
+/// reached or `stop` came.
+fn go_on(s: &mut Searcher, root: &Root, depth: Depth, d: &Deepening) -> bool {
+    if let Some(mate) = root.limits.mate
+        && let Some(moves) = d.result.score.mate_moves()
+        && moves > 0
+        && moves as u32 <= mate
+    {
+        return false;
+    }
+    if time_is_up(s, root, depth, &d.stability) {
+        return false;
+    }
+    if root.limits.nodes.is_some_and(|n| s.stats.nodes >= n) {
+        return false;
+    }
+    s.poll_stop();
+    !s.stopped()
+}
+
+/// Whether a timed search stops after the iteration at `depth`: with one
+/// root move, or past its share of the soft limit, scaled by how settled
+/// the search looks. Never while pondering. (`movetime` has no soft limit:
+/// it searches until the hard one.)
+fn time_is_up(s: &Searcher, root: &Root, depth: Depth, stability: &Stability) -> bool {
+    let budget = root.budget;
+    let spent = s.control().elapsed();
+    // No iteration starts once this much time has gone: a share of the
+    // soft limit, scaled by how settled the search looks.
+    let next_iteration_until = budget
+        .soft
+        .map(|soft| soft.mul_f64(next_iteration_share() * stability.soft_scale()));
+    if let (Some(soft), Some(until)) = (budget.soft, next_iteration_until) {
+        log::debug!(
+            "time: depth {depth} done at {spent:?}; soft limit {soft:?}, next iteration only before {until:?}"
+        );
+    }
+    !s.control().is_pondering()
+        && budget.hard.is_some()
+        && (root.moves.len() == 1 || next_iteration_until.is_some_and(|until| spent >= until))
+}
+
+/// The result as the user sees it: the search's statistics, and scores
+/// shown as the tables know the root (the search compared the searched
+/// values).
+fn finish(s: &Searcher, root: &Root, mut result: SearchResult) -> SearchResult {
     result.stats = s.stats;
-    // What the user sees (the search above compared the searched values).
-    result.score = shown(result.score);
+    result.score = root.shown(result.score);
     for line in &mut result.lines {
-        line.score = shown(line.score);
+        line.score = root.shown(line.score);
     }
     result
 }

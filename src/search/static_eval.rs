@@ -6,7 +6,7 @@
 use super::algorithm::SearchMode;
 use super::eval_cache::EvalCache;
 use crate::board::Board;
-use crate::eval::{evaluate, params::EVAL_LIMIT};
+use crate::eval::{evaluate, weights::EVAL_LIMIT};
 use crate::nnue::{Network, NetworkEvaluator};
 use crate::score::{Ply, Score};
 use shakmaty::Position;
@@ -15,10 +15,9 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 /// Which static evaluation a Normal-mode search uses.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Evaluation {
     /// The network of `crate::nnue`: the built-in one, or the `EvalFile` option's.
-    #[default]
     Network,
     /// The tapered hand-written evaluation of `crate::eval`.
     Classical,
@@ -27,7 +26,22 @@ pub enum Evaluation {
 impl Evaluation {
     pub const ALL: [Evaluation; 2] = [Evaluation::Network, Evaluation::Classical];
 
-    pub fn name(self) -> &'static str {
+    /// The evaluation a search uses unless told otherwise (the `Evaluation`
+    /// option's default).
+    pub const DEFAULT: Evaluation = Evaluation::Network;
+
+    /// The names of `ALL`, in its order (the `Evaluation` option's values).
+    pub const NAMES: [&'static str; Evaluation::ALL.len()] = {
+        let mut names = [""; Evaluation::ALL.len()];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = Evaluation::ALL[i].name();
+            i += 1;
+        }
+        names
+    };
+
+    pub const fn name(self) -> &'static str {
         match self {
             Evaluation::Network => "Network",
             Evaluation::Classical => "Classical",
@@ -57,6 +71,12 @@ impl FromStr for Evaluation {
             .into_iter()
             .find(|e| e.name().eq_ignore_ascii_case(s.trim()))
             .ok_or_else(|| format!("unknown evaluation '{s}' (Network or Classical)"))
+    }
+}
+
+impl Default for Evaluation {
+    fn default() -> Evaluation {
+        Evaluation::DEFAULT
     }
 }
 

@@ -1,6 +1,19 @@
-//! The UCI option table: every option the engine declares (name, type,
-//! default, range), case-insensitive lookup, and typed values with clear
-//! errors for unknown names and bad or out-of-range values.
+//! The UCI option table: every option the engine declares, each in one
+//! `OptionDecl` of `DECLARATIONS` that holds its name, its kind (type,
+//! default, range) and its `apply`, which stores a checked value in
+//! `Options` and returns the `OptionEffect` the session acts on (resize or
+//! clear the hash, load a network, tablebases or a book). `Options::set`
+//! finds the declaration (ignoring case) and applies the value, with clear
+//! errors for unknown names and bad or out-of-range values;
+//! `Options::default()` applies every declaration's default, so no default
+//! is written twice. `crate::uci::protocol` writes the `option` lines.
+//!
+//! Adding an option is one edit: its entry in `DECLARATIONS` (its place
+//! there is its place in the answer to `uci`) and the field it sets in
+//! `Options`, plus its test. A combo's values and default come from its
+//! type (`Algorithm::NAMES`, `Algorithm::DEFAULT`). Only a new kind of
+//! effect needs more: an `OptionEffect` variant and its handling in
+//! `crate::session::engine`.
 
 use crate::known::syzygy::{self, FiftyMoveRule};
 use crate::known::{BookPick, table_files};
@@ -36,14 +49,16 @@ pub enum OptionKind {
     },
 }
 
+/// One option: its name, its kind (type, default, range) and what setting
+/// it does.
 #[derive(Clone, Debug)]
 pub struct OptionDecl {
     pub name: &'static str,
     pub kind: OptionKind,
+    /// Stores a value `parse` checked against `kind` in `Options` and says
+    /// what the session must do about the change.
+    pub apply: fn(&mut Options, OptionValue) -> Result<OptionEffect, String>,
 }
-
-const ALGORITHM_VARS: &[&str] = &["AlphaBeta", "NegaScout", "MTDf", "SSS", "DUAL"];
-const EVALUATION_VARS: &[&str] = &["Network", "Classical"];
 
 /// Every option, in the order `uci` lists them.
 pub const DECLARATIONS: &[OptionDecl] = &[
@@ -54,6 +69,10 @@ pub const DECLARATIONS: &[OptionDecl] = &[
             min: HASH_MIN_MB,
             max: HASH_MAX_MB,
         },
+        apply: |o, v| {
+            o.hash_mb = v.spin()? as usize;
+            Ok(OptionEffect::ResizeHash)
+        },
     },
     OptionDecl {
         name: "Threads",
@@ -62,10 +81,15 @@ pub const DECLARATIONS: &[OptionDecl] = &[
             min: 1,
             max: THREADS_MAX,
         },
+        apply: |o, v| {
+            o.threads = v.spin()? as usize;
+            Ok(OptionEffect::None)
+        },
     },
     OptionDecl {
         name: "Clear Hash",
         kind: OptionKind::Button,
+        apply: |_, _| Ok(OptionEffect::ClearHash),
     },
     OptionDecl {
         name: "Move Overhead",
@@ -74,10 +98,18 @@ pub const DECLARATIONS: &[OptionDecl] = &[
             min: 0,
             max: MOVE_OVERHEAD_MAX_MS,
         },
+        apply: |o, v| {
+            o.move_overhead_ms = v.spin()? as u64;
+            Ok(OptionEffect::None)
+        },
     },
     OptionDecl {
         name: "Ponder",
         kind: OptionKind::Check { default: false },
+        apply: |o, v| {
+            o.ponder = v.check()?;
+            Ok(OptionEffect::None)
+        },
     },
     OptionDecl {
         name: "MultiPV",
@@ -86,18 +118,34 @@ pub const DECLARATIONS: &[OptionDecl] = &[
             min: 1,
             max: MULTIPV_MAX,
         },
+        apply: |o, v| {
+            o.multipv = v.spin()? as usize;
+            Ok(OptionEffect::None)
+        },
     },
     OptionDecl {
         name: "UCI_Chess960",
         kind: OptionKind::Check { default: false },
+        apply: |o, v| {
+            o.chess960 = v.check()?;
+            Ok(OptionEffect::None)
+        },
     },
     OptionDecl {
         name: "UCI_ShowWDL",
         kind: OptionKind::Check { default: false },
+        apply: |o, v| {
+            o.show_wdl = v.check()?;
+            Ok(OptionEffect::None)
+        },
     },
     OptionDecl {
         name: "UCI_LimitStrength",
         kind: OptionKind::Check { default: false },
+        apply: |o, v| {
+            o.limit_strength = v.check()?;
+            Ok(OptionEffect::None)
+        },
     },
     OptionDecl {
         name: "UCI_Elo",
@@ -105,6 +153,10 @@ pub const DECLARATIONS: &[OptionDecl] = &[
             default: strength::ELO_MIN,
             min: strength::ELO_MIN,
             max: strength::ELO_MAX,
+        },
+        apply: |o, v| {
+            o.elo = v.spin()?;
+            Ok(OptionEffect::None)
         },
     },
     OptionDecl {
@@ -114,15 +166,30 @@ pub const DECLARATIONS: &[OptionDecl] = &[
             min: 0,
             max: strength::SKILL_MAX,
         },
+        apply: |o, v| {
+            o.skill_level = v.spin()?;
+            Ok(OptionEffect::None)
+        },
     },
     OptionDecl {
         name: "UCI_AnalyseMode",
         kind: OptionKind::Check { default: false },
+        apply: |o, v| {
+            o.analyse_mode = v.check()?;
+            Ok(OptionEffect::None)
+        },
     },
     OptionDecl {
         name: "SyzygyPath",
         kind: OptionKind::Text {
             default: table_files::EMPTY_PATH,
+        },
+        apply: |o, v| {
+            let v = v.text()?;
+            let s = v.trim();
+            let empty = s.is_empty() || s.eq_ignore_ascii_case(table_files::EMPTY_PATH);
+            o.syzygy_path = if empty { table_files::EMPTY_PATH } else { s }.to_string();
+            Ok(OptionEffect::LoadTablebases)
         },
     },
     OptionDecl {
@@ -132,10 +199,22 @@ pub const DECLARATIONS: &[OptionDecl] = &[
             min: 1,
             max: 100,
         },
+        apply: |o, v| {
+            o.syzygy_probe_depth = v.spin()? as Depth;
+            Ok(OptionEffect::None)
+        },
     },
     OptionDecl {
         name: "Syzygy50MoveRule",
         kind: OptionKind::Check { default: true },
+        apply: |o, v| {
+            o.syzygy_fifty_move_rule = if v.check()? {
+                FiftyMoveRule::Counted
+            } else {
+                FiftyMoveRule::Ignored
+            };
+            Ok(OptionEffect::None)
+        },
     },
     OptionDecl {
         name: "SyzygyProbeLimit",
@@ -144,39 +223,77 @@ pub const DECLARATIONS: &[OptionDecl] = &[
             min: 0,
             max: 7,
         },
+        apply: |o, v| {
+            o.syzygy_probe_limit = v.spin()? as usize;
+            Ok(OptionEffect::None)
+        },
     },
     OptionDecl {
         name: "OwnBook",
         kind: OptionKind::Check { default: false },
+        apply: |o, v| {
+            o.own_book = v.check()?;
+            Ok(OptionEffect::None)
+        },
     },
     OptionDecl {
         name: "BookFile",
         kind: OptionKind::Text {
             default: BOOK_FILE_NONE,
         },
+        apply: |o, v| {
+            let v = v.text()?;
+            let s = v.trim();
+            let empty = s.is_empty() || s.eq_ignore_ascii_case(BOOK_FILE_NONE);
+            o.book_file = if empty { BOOK_FILE_NONE } else { s }.to_string();
+            Ok(OptionEffect::LoadBook)
+        },
     },
     OptionDecl {
         name: "BookBestMove",
         kind: OptionKind::Check { default: false },
+        apply: |o, v| {
+            o.book_pick = if v.check()? {
+                BookPick::Best
+            } else {
+                BookPick::ByWeight
+            };
+            Ok(OptionEffect::None)
+        },
     },
     OptionDecl {
         name: "EvalFile",
         kind: OptionKind::Text {
             default: EVAL_FILE_BUILT_IN,
         },
+        apply: |o, v| {
+            let v = v.text()?;
+            let s = v.trim();
+            let new = if s.is_empty() { EVAL_FILE_BUILT_IN } else { s };
+            let previous = std::mem::replace(&mut o.eval_file, new.to_string());
+            Ok(OptionEffect::LoadNetwork { previous })
+        },
     },
     OptionDecl {
         name: "Algorithm",
         kind: OptionKind::Combo {
-            default: "NegaScout",
-            vars: ALGORITHM_VARS,
+            default: Algorithm::DEFAULT.name(),
+            vars: &Algorithm::NAMES,
+        },
+        apply: |o, v| {
+            o.algorithm = v.combo()?.parse()?;
+            Ok(OptionEffect::None)
         },
     },
     OptionDecl {
         name: "Evaluation",
         kind: OptionKind::Combo {
-            default: "Network",
-            vars: EVALUATION_VARS,
+            default: Evaluation::DEFAULT.name(),
+            vars: &Evaluation::NAMES,
+        },
+        apply: |o, v| {
+            o.evaluation = v.combo()?.parse()?;
+            Ok(OptionEffect::None)
         },
     },
     OptionDecl {
@@ -186,10 +303,18 @@ pub const DECLARATIONS: &[OptionDecl] = &[
             min: 1,
             max: Grain::MAX as i64,
         },
+        apply: |o, v| {
+            o.mt_grain = Grain::new(v.spin()? as i32)?;
+            Ok(OptionEffect::None)
+        },
     },
     OptionDecl {
         name: "Pure",
         kind: OptionKind::Check { default: false },
+        apply: |o, v| {
+            o.pure = v.check()?;
+            Ok(OptionEffect::None)
+        },
     },
 ];
 
@@ -203,27 +328,54 @@ pub enum OptionValue {
     Text(String),
 }
 
-impl OptionDecl {
-    /// The `option name ... type ...` line for `uci`.
-    pub fn declaration(&self) -> String {
-        match &self.kind {
-            OptionKind::Spin { default, min, max } => {
-                super::protocol::spin_option(self.name, default, min, max)
-            }
-            OptionKind::Check { default } => {
-                format!("option name {} type check default {default}", self.name)
-            }
-            OptionKind::Combo { default, vars } => {
-                let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
-                format!(
-                    "option name {} type combo default {default}{vars}",
-                    self.name
-                )
-            }
-            OptionKind::Button => format!("option name {} type button", self.name),
-            OptionKind::Text { default } => {
-                format!("option name {} type string default {default}", self.name)
-            }
+impl OptionValue {
+    /// The number of a `Spin` value.
+    fn spin(self) -> Result<i64, String> {
+        match self {
+            OptionValue::Spin(n) => Ok(n),
+            v => Err(v.unexpected()),
+        }
+    }
+
+    /// The choice of a `Check` value.
+    fn check(self) -> Result<bool, String> {
+        match self {
+            OptionValue::Check(b) => Ok(b),
+            v => Err(v.unexpected()),
+        }
+    }
+
+    /// The var of a `Combo` value.
+    fn combo(self) -> Result<&'static str, String> {
+        match self {
+            OptionValue::Combo(var) => Ok(var),
+            v => Err(v.unexpected()),
+        }
+    }
+
+    /// The text of a `Text` value.
+    fn text(self) -> Result<String, String> {
+        match self {
+            OptionValue::Text(s) => Ok(s),
+            v => Err(v.unexpected()),
+        }
+    }
+
+    /// A value of another type than the declaration's (`parse` never makes one).
+    fn unexpected(&self) -> String {
+        format!("unexpected value {self:?}")
+    }
+}
+
+impl OptionKind {
+    /// The declared default, as a value `apply` takes.
+    pub fn default_value(&self) -> OptionValue {
+        match self {
+            OptionKind::Spin { default, .. } => OptionValue::Spin(*default),
+            OptionKind::Check { default } => OptionValue::Check(*default),
+            OptionKind::Combo { default, .. } => OptionValue::Combo(default),
+            OptionKind::Button => OptionValue::Button,
+            OptionKind::Text { default } => OptionValue::Text(default.to_string()),
         }
     }
 }
@@ -285,7 +437,7 @@ pub const BOOK_FILE_NONE: &str = "<empty>";
 pub const EVAL_FILE_BUILT_IN: &str = "<built-in>";
 
 /// The current value of every option.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     pub hash_mb: usize,
     pub threads: usize,
@@ -317,30 +469,46 @@ pub struct Options {
 }
 
 impl Default for Options {
+    /// Every declaration's default, applied in turn.
     fn default() -> Self {
+        let mut options = Options::unset();
+        for decl in DECLARATIONS {
+            if let Err(message) = (decl.apply)(&mut options, decl.kind.default_value()) {
+                panic!("option {}: its default is refused: {message}", decl.name);
+            }
+        }
+        options
+    }
+}
+
+impl Options {
+    /// Placeholders, each overwritten by a declaration's default in
+    /// `Options::default()` (the place to say an option's default is its
+    /// declaration).
+    fn unset() -> Options {
         Options {
-            hash_mb: HASH_DEFAULT_MB as usize,
-            threads: 1,
-            move_overhead_ms: 10,
+            hash_mb: 0,
+            threads: 0,
+            move_overhead_ms: 0,
             ponder: false,
-            multipv: 1,
+            multipv: 0,
             chess960: false,
             show_wdl: false,
             limit_strength: false,
-            elo: strength::ELO_MIN,
-            skill_level: strength::SKILL_MAX,
+            elo: 0,
+            skill_level: 0,
             analyse_mode: false,
-            syzygy_path: table_files::EMPTY_PATH.to_string(),
-            syzygy_probe_depth: syzygy::DEFAULT_PROBE_DEPTH,
-            syzygy_fifty_move_rule: FiftyMoveRule::Counted,
-            syzygy_probe_limit: syzygy::DEFAULT_PROBE_LIMIT,
+            syzygy_path: String::new(),
+            syzygy_probe_depth: 0,
+            syzygy_fifty_move_rule: FiftyMoveRule::default(),
+            syzygy_probe_limit: 0,
             own_book: false,
-            book_file: BOOK_FILE_NONE.to_string(),
-            book_pick: BookPick::ByWeight,
-            eval_file: EVAL_FILE_BUILT_IN.to_string(),
+            book_file: String::new(),
+            book_pick: BookPick::default(),
+            eval_file: String::new(),
             algorithm: Algorithm::default(),
             evaluation: Evaluation::default(),
-            mt_grain: Grain::MT_DEFAULT,
+            mt_grain: Grain::FULL,
             pure: false,
         }
     }
@@ -384,65 +552,8 @@ impl Options {
                 None => Err(format!("unknown option '{}'", name.trim())),
             };
         };
-        let v = decl.parse(value)?;
-        match (decl.name, v) {
-            ("Hash", OptionValue::Spin(n)) => {
-                self.hash_mb = n as usize;
-                return Ok(OptionEffect::ResizeHash);
-            }
-            ("Threads", OptionValue::Spin(n)) => self.threads = n as usize,
-            ("Clear Hash", OptionValue::Button) => return Ok(OptionEffect::ClearHash),
-            ("Move Overhead", OptionValue::Spin(n)) => self.move_overhead_ms = n as u64,
-            ("Ponder", OptionValue::Check(b)) => self.ponder = b,
-            ("MultiPV", OptionValue::Spin(n)) => self.multipv = n as usize,
-            ("UCI_Chess960", OptionValue::Check(b)) => self.chess960 = b,
-            ("UCI_ShowWDL", OptionValue::Check(b)) => self.show_wdl = b,
-            ("UCI_LimitStrength", OptionValue::Check(b)) => self.limit_strength = b,
-            ("UCI_Elo", OptionValue::Spin(n)) => self.elo = n,
-            ("Skill Level", OptionValue::Spin(n)) => self.skill_level = n,
-            ("UCI_AnalyseMode", OptionValue::Check(b)) => self.analyse_mode = b,
-            ("SyzygyPath", OptionValue::Text(s)) => {
-                let s = s.trim();
-                let empty = s.is_empty() || s.eq_ignore_ascii_case(table_files::EMPTY_PATH);
-                self.syzygy_path = if empty { table_files::EMPTY_PATH } else { s }.to_string();
-                return Ok(OptionEffect::LoadTablebases);
-            }
-            ("SyzygyProbeDepth", OptionValue::Spin(n)) => self.syzygy_probe_depth = n as Depth,
-            ("Syzygy50MoveRule", OptionValue::Check(b)) => {
-                self.syzygy_fifty_move_rule = if b {
-                    FiftyMoveRule::Counted
-                } else {
-                    FiftyMoveRule::Ignored
-                }
-            }
-            ("SyzygyProbeLimit", OptionValue::Spin(n)) => self.syzygy_probe_limit = n as usize,
-            ("OwnBook", OptionValue::Check(b)) => self.own_book = b,
-            ("BookFile", OptionValue::Text(s)) => {
-                let s = s.trim();
-                let empty = s.is_empty() || s.eq_ignore_ascii_case(BOOK_FILE_NONE);
-                self.book_file = if empty { BOOK_FILE_NONE } else { s }.to_string();
-                return Ok(OptionEffect::LoadBook);
-            }
-            ("BookBestMove", OptionValue::Check(b)) => {
-                self.book_pick = if b {
-                    BookPick::Best
-                } else {
-                    BookPick::ByWeight
-                }
-            }
-            ("EvalFile", OptionValue::Text(s)) => {
-                let s = s.trim();
-                let new = if s.is_empty() { EVAL_FILE_BUILT_IN } else { s };
-                let previous = std::mem::replace(&mut self.eval_file, new.to_string());
-                return Ok(OptionEffect::LoadNetwork { previous });
-            }
-            ("Algorithm", OptionValue::Combo(a)) => self.algorithm = a.parse()?,
-            ("Evaluation", OptionValue::Combo(e)) => self.evaluation = e.parse()?,
-            ("MTGrain", OptionValue::Spin(n)) => self.mt_grain = Grain::new(n as i32)?,
-            ("Pure", OptionValue::Check(b)) => self.pure = b,
-            (n, v) => return Err(format!("option {n}: unexpected value {v:?}")),
-        }
-        Ok(OptionEffect::None)
+        let value = decl.parse(value)?;
+        (decl.apply)(self, value)
     }
 }
 
@@ -458,19 +569,58 @@ mod tests {
                     assert!(min <= default && default <= max, "{}", d.name)
                 }
                 OptionKind::Combo { default, vars } => {
-                    assert!(vars.contains(default), "{}", d.name)
+                    assert!(vars.contains(default), "{}", d.name);
+                    for var in *vars {
+                        let mut o = Options::default();
+                        assert!((d.apply)(&mut o, OptionValue::Combo(var)).is_ok(), "{var}");
+                    }
                 }
                 _ => {}
             }
-            assert!(
-                d.declaration()
-                    .starts_with(&format!("option name {} type ", d.name))
+            let same_name = DECLARATIONS
+                .iter()
+                .filter(|other| other.name.eq_ignore_ascii_case(d.name))
+                .count();
+            assert_eq!(same_name, 1, "{}", d.name);
+        }
+        assert_eq!(Options::default().algorithm, Algorithm::NegaScout);
+    }
+
+    /// The text `uci` shows as the default of `kind` (`None` for a button).
+    fn default_text(kind: &OptionKind) -> Option<String> {
+        match kind {
+            OptionKind::Spin { default, .. } => Some(default.to_string()),
+            OptionKind::Check { default } => Some(default.to_string()),
+            OptionKind::Combo { default, .. } => Some(default.to_string()),
+            OptionKind::Button => None,
+            OptionKind::Text { default } => Some(default.to_string()),
+        }
+    }
+
+    #[test]
+    fn every_default_round_trips_through_its_apply() {
+        let defaults = Options::default();
+        for d in DECLARATIONS {
+            // The default `uci` shows is accepted as a value...
+            let shown = default_text(&d.kind);
+            assert_eq!(
+                d.parse(shown.as_deref()),
+                Ok(d.kind.default_value()),
+                "{}",
+                d.name
             );
+            // ...and setting it changes nothing.
+            let mut o = Options::default();
+            assert!(
+                (d.apply)(&mut o, d.kind.default_value()).is_ok(),
+                "{}",
+                d.name
+            );
+            assert_eq!(o, defaults, "{}", d.name);
+            let mut o = Options::default();
+            assert!(o.set(d.name, shown.as_deref()).is_ok(), "{}", d.name);
+            assert_eq!(o, defaults, "{}", d.name);
         }
-        for name in ALGORITHM_VARS {
-            assert!(name.parse::<Algorithm>().is_ok());
-        }
-        assert_eq!(Algorithm::default().name(), "NegaScout");
     }
 
     #[test]

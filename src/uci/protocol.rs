@@ -11,7 +11,7 @@ use crate::score::Score;
 use crate::search::Info;
 use crate::search::tunables::tunable::TunableSpec;
 use crate::tt::Bound;
-use crate::uci::options::DECLARATIONS;
+use crate::uci::options::{DECLARATIONS, OptionDecl, OptionKind};
 use crate::uci::wdl::{material, wdl};
 use shakmaty::Position;
 
@@ -31,7 +31,7 @@ pub fn uci_reply(tunables: &[TunableSpec]) -> Vec<String> {
         format!("id name Stockman {}", env!("CARGO_PKG_VERSION")),
         "id author the Stockman developers".to_string(),
     ];
-    lines.extend(DECLARATIONS.iter().map(|d| d.declaration()));
+    lines.extend(DECLARATIONS.iter().map(option_declaration));
     lines.extend(
         tunables
             .iter()
@@ -39,6 +39,25 @@ pub fn uci_reply(tunables: &[TunableSpec]) -> Vec<String> {
     );
     lines.push(UCIOK.to_string());
     lines
+}
+
+/// The `option name ... type ...` line of a declared option.
+pub fn option_declaration(decl: &OptionDecl) -> String {
+    let name = decl.name;
+    match &decl.kind {
+        OptionKind::Spin { default, min, max } => spin_option(name, default, min, max),
+        OptionKind::Check { default } => {
+            format!("option name {name} type check default {default}")
+        }
+        OptionKind::Combo { default, vars } => {
+            let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
+            format!("option name {name} type combo default {default}{vars}")
+        }
+        OptionKind::Button => format!("option name {name} type button"),
+        OptionKind::Text { default } => {
+            format!("option name {name} type string default {default}")
+        }
+    }
 }
 
 /// The declaration of a spin option.
@@ -240,6 +259,9 @@ mod tests {
         assert_eq!(reply[1], "id author the Stockman developers");
         assert_eq!(reply.last().map(String::as_str), Some(UCIOK));
         assert_eq!(reply.len(), DECLARATIONS.len() + 3);
+        for (d, line) in DECLARATIONS.iter().zip(&reply[2..]) {
+            assert!(line.starts_with(&format!("option name {} type ", d.name)));
+        }
     }
 
     #[test]

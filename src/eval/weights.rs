@@ -11,10 +11,9 @@ pub use super::tuned::*;
 
 // ---------------------------------------------------------------- material
 
-/// Game phase weight of each role (pawn, knight, bishop, rook, queen, king).
+/// Game phase weight of each role (pawn, knight, bishop, rook, queen, king);
+/// their sum over the starting material is `tapered::MAX_PHASE`.
 pub const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
-/// Phase of the starting material; more (after promotions) is clamped.
-pub const MAX_PHASE: i32 = 24;
 
 /// The halves of `MATERIAL`, by role (scaling measures material in
 /// middlegame values).
