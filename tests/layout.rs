@@ -1,8 +1,9 @@
-//! The layout of src/: imports run one way. Every file's `use` lines and
-//! `crate::`/`super::`/`self::` paths give a module dependency graph at two
-//! granularities — the top-level modules (search, eval, uci, ...) and the
-//! submodules of search/ — and neither may have a cycle; and no module of
-//! the engine core may import the lab (the `lab` feature's modules).
+//! The layout of both crates, the engine (src/) and the lab (lab/src/):
+//! imports run one way in every folder. Every file's `use` lines and
+//! `crate::`/`super::`/`self::` paths give a module dependency graph; for
+//! each folder module (the crate root, search, search::node, eval, ...) the
+//! graph among its direct children may have no cycle. That the engine never
+//! imports the lab needs no test: the lab is another crate that depends on it.
 //!
 //! A path through a re-export (`crate::search::Limits`, which search/mod.rs
 //! re-exports from `crate::search::limits`) counts as an import of the module that
@@ -12,15 +13,8 @@
 
 mod common;
 
-use common::rust_source::{self, Tok, crate_sources};
+use common::rust_source::{self, Tok, crate_sources, sources_under};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// The lab: modules the engine core must never import (src/lib.rs puts them
-/// behind the `lab` feature).
-const LAB: [&str; 2] = ["research", "tune"];
-
-/// The module whose submodules form the second graph.
-const SPLIT: &str = "search";
 
 // ---------------------------------------------------------------------------
 // Lexing (tests/common/rust_source.rs): identifiers and the punctuation that
@@ -359,27 +353,19 @@ impl Crate {
 
 type Graph = BTreeMap<String, BTreeMap<String, String>>;
 
-/// The top-level module of a module path.
-fn top_level(m: &[String]) -> Option<String> {
-    m.first().cloned()
+/// The child of `folder` that module `m` lies in (`m` itself when it is
+/// that child), as a path; `None` for a module outside `folder` or `folder`
+/// itself.
+fn child_of(folder: &[String], m: &[String]) -> Option<String> {
+    (m.len() > folder.len() && m.starts_with(folder)).then(|| m[..=folder.len()].join("::"))
 }
 
-/// `search` itself (its mod.rs) or `search::x`; `None` outside search/.
-fn split_node(m: &[String]) -> Option<String> {
-    match m {
-        [top] if top == SPLIT => Some(top.clone()),
-        [top, sub, ..] if top == SPLIT => Some(format!("{top}::{sub}")),
-        _ => None,
-    }
-}
-
-fn graph(
-    imports: &[(Vec<String>, Vec<String>, String)],
-    node: fn(&[String]) -> Option<String>,
-) -> Graph {
+/// The graph among the direct children of `folder`: an import from a module
+/// under one child to a module under another is an arrow between the two.
+fn folder_graph(imports: &[(Vec<String>, Vec<String>, String)], folder: &[String]) -> Graph {
     let mut g = Graph::new();
     for (from, to, at) in imports {
-        if let (Some(a), Some(b)) = (node(from), node(to))
+        if let (Some(a), Some(b)) = (child_of(folder, from), child_of(folder, to))
             && a != b
         {
             g.entry(a)
@@ -459,88 +445,93 @@ fn describe_circle(g: &Graph, group: &BTreeSet<String>) -> String {
     )
 }
 
+/// The folder modules of a crate: the root and every module with children.
+fn folders(krate: &Crate) -> Vec<Vec<String>> {
+    let mut folders: BTreeSet<Vec<String>> = BTreeSet::from([Vec::new()]);
+    for m in &krate.modules {
+        for len in 1..m.len() {
+            folders.insert(m[..len].to_vec());
+        }
+    }
+    folders.into_iter().collect()
+}
+
 /// What is wrong with the layout of these files (none: all is well).
 fn problems(files: &[(String, String)]) -> Vec<String> {
     let krate = Crate::new(files);
     let imports = krate.imports();
     let mut found = Vec::new();
-    for (name, node) in [
-        ("top-level", top_level as fn(&[String]) -> Option<String>),
-        (SPLIT, split_node),
-    ] {
-        let g = graph(&imports, node);
+    for folder in folders(&krate) {
+        let g = folder_graph(&imports, &folder);
+        let name = if folder.is_empty() {
+            "the crate root".to_string()
+        } else {
+            folder.join("::")
+        };
         for group in circles(&g) {
-            found.push(format!("{name}: {}", describe_circle(&g, &group)));
-        }
-    }
-    for (from, to, at) in &imports {
-        let (a, b) = (
-            top_level(from).unwrap_or_default(),
-            top_level(to).unwrap_or_default(),
-        );
-        if !LAB.contains(&a.as_str()) && LAB.contains(&b.as_str()) {
-            found.push(format!(
-                "the core module {a} imports the lab module {b}: {at}"
-            ));
+            found.push(format!("in {name}: {}", describe_circle(&g, &group)));
         }
     }
     found
 }
 
 #[test]
-fn imports_run_one_way_and_the_core_never_imports_the_lab() {
+fn imports_run_one_way_in_every_folder_of_the_engine() {
     let found = problems(&crate_sources());
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+#[test]
+fn imports_run_one_way_in_every_folder_of_the_lab() {
+    let found = problems(&sources_under("lab/src"));
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
 
 #[test]
 fn the_graph_sees_the_imports_it_should() {
     // If the reader missed most imports, no cycle would ever be found.
-    let files = crate_sources();
-    let krate = Crate::new(&files);
-    let imports = krate.imports();
-    let top = graph(&imports, top_level);
-    let inner = graph(&imports, split_node);
-    for (g, a, b) in [
-        (&top, "engine", "search"),
-        (&top, "search", "tt"),
-        (&top, "search", "time"),
-        (&top, "time", "limits"),
-        (&top, "search", "tactical_moves"),
-        (&top, "tune", "search"),
-        (&top, "research", "search"),
-        (&inner, "search::node", "search::ordering"),
-        (&inner, "search::ordering", "search::history"),
-        (&inner, "search::continuation", "search::history"),
-        (&inner, "search::backends", "search::node"),
-    ] {
+    let edge = |files: &[(String, String)], folder: &[&str], a: &str, b: &str| {
+        let krate = Crate::new(files);
+        let folder: Vec<String> = folder.iter().map(|s| s.to_string()).collect();
+        let g = folder_graph(&krate.imports(), &folder);
         assert!(
             g.get(a).is_some_and(|e| e.contains_key(b)),
-            "no import {a} -> {b} found"
+            "no import {a} -> {b} found in {folder:?}"
         );
+    };
+    let engine = crate_sources();
+    for (folder, a, b) in [
+        (&[][..], "session", "search"),
+        (&[][..], "search", "tt"),
+        (&[][..], "session", "uci"),
+        (&["search"][..], "search::node", "search::ordering"),
+        (&["search"][..], "search::time", "search::limits"),
+        (&["search"][..], "search::ordering", "search::history"),
+        (&["search"][..], "search::backends", "search::node"),
+        (
+            &["search", "threads"][..],
+            "search::threads::pool",
+            "search::threads::turns",
+        ),
+        (&["session"][..], "session::engine", "session::search_job"),
+        (&["eval"][..], "eval::weights", "eval::tapered"),
+        (&["uci"][..], "uci::protocol", "uci::options"),
+    ] {
+        edge(&engine, folder, a, b);
     }
-    for lab in LAB {
-        assert!(
-            krate.modules.contains(&vec![lab.to_string()]),
-            "the lab module {lab} is not in src/"
-        );
+    let lab = sources_under("lab/src");
+    for (folder, a, b) in [
+        (&[][..], "train", "data"),
+        (&[][..], "research", "progress"),
+        (&["research"][..], "research::bstar", "research::trees"),
+        (
+            &["research", "trees"][..],
+            "research::trees::sss",
+            "research::trees::open_list",
+        ),
+    ] {
+        edge(&lab, folder, a, b);
     }
-}
-
-#[test]
-fn the_lab_is_what_the_lab_feature_gates_in_lib_rs() {
-    let lib = std::fs::read_to_string(common::repo_path("src/lib.rs")).unwrap();
-    let lines: Vec<&str> = lib.lines().map(str::trim).collect();
-    let gated: BTreeSet<&str> = lines
-        .windows(2)
-        .filter(|w| w[0] == "#[cfg(feature = \"lab\")]")
-        .filter_map(|w| w[1].strip_prefix("pub mod")?.trim().strip_suffix(';'))
-        .collect();
-    assert_eq!(
-        gated,
-        LAB.into_iter().collect(),
-        "src/lib.rs gates {gated:?}"
-    );
 }
 
 fn made_up(files: &[(&str, &str)]) -> Vec<(String, String)> {
@@ -585,24 +576,26 @@ fn a_cycle_inside_search_is_refused() {
 }
 
 #[test]
-fn the_core_importing_the_lab_is_refused() {
+fn a_cycle_in_a_deeper_folder_is_refused() {
     let found = problems(&made_up(&[
-        ("lib.rs", "pub mod engine;\npub mod tune;\n"),
+        ("lib.rs", "pub mod session;\n"),
+        ("session/mod.rs", "pub mod threads;\n"),
+        ("session/threads/mod.rs", "pub mod pool;\npub mod turns;\n"),
         (
-            "engine.rs",
-            "fn f() {\n    let _ = crate::tune::run();\n}\n",
+            "session/threads/pool.rs",
+            "use super::turns::Turn;\npub struct Pool;\n",
         ),
-        ("tune/mod.rs", "use crate::session::engine;\n"),
+        (
+            "session/threads/turns.rs",
+            "pub struct Turn;\nfn f(_: crate::session::threads::pool::Pool) {}\n",
+        ),
     ]));
+    assert_eq!(found.len(), 1, "{found:?}");
     assert!(
-        found
-            .iter()
-            .any(|p| p
-                .contains("the core module engine imports the lab module tune: src/engine.rs:2")),
+        found[0].contains("in session::threads")
+            && found[0].contains("session::threads::pool -> session::threads::turns"),
         "{found:?}"
     );
-    // And tune -> engine -> tune is a cycle besides.
-    assert_eq!(found.len(), 2, "{found:?}");
 }
 
 #[test]

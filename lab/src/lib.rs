@@ -5,8 +5,10 @@
 //! comparisons. It depends on the engine's library (`stockman`); the engine
 //! does not know it exists.
 
+pub mod args;
 pub mod data;
 pub mod pool;
 pub mod progress;
 pub mod research;
 pub mod train;
+pub mod win_probability;

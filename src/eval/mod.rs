@@ -9,16 +9,6 @@ mod bitboards;
 mod context;
 mod king_safety;
 mod material_pst;
-pub mod weights;
-/// The old path of `weights` (and of `tapered::MAX_PHASE`), kept only for
-/// the lab's `src/tune` until it imports them from there (remove with the
-/// last such import).
-#[cfg(feature = "lab")]
-#[doc(hidden)]
-pub mod params {
-    pub use super::tapered::MAX_PHASE;
-    pub use super::weights::*;
-}
 mod pawns;
 mod pieces;
 pub mod registry;
@@ -29,6 +19,7 @@ pub(crate) mod tests;
 mod threats;
 pub mod trace;
 mod tuned;
+pub mod weights;
 
 use crate::board::Board;
 use crate::score::Score;

@@ -3,7 +3,7 @@
 //! (src/tune/writer.rs), which rewrites this whole file, documentation
 //! included, from the registry compiled into it; values edited by hand are
 //! the next run's starting point. How each weight is used is said in the term
-//! modules; the weights that are not tuned are in `params.rs`.
+//! modules; the weights that are not tuned are in `weights.rs`.
 //!
 //! Provenance:
 //! Tuned by `stockman tune` (Texel's method: mean squared error between game
@@ -306,7 +306,7 @@ tunable_weights! {
         /// Danger units per enemy piece attacking the king zone (the king's
         /// squares and the row in front), by role (pawn and king do not
         /// count). The units are scaled by the number of attackers and the
-        /// middlegame penalty is quadratic (see `params`).
+        /// middlegame penalty is quadratic (see `weights`).
         KING_ATTACK_WEIGHT: [i32; 6] = [0, 5, 1, 8, 12, 0];
         /// Danger units per attack on a square next to the king.
         KING_ZONE_HIT: i32 = 10;

@@ -94,3 +94,57 @@ pub const SCALE_PER_PAWN: i32 = 7;
 
 /// Evaluations are clamped well inside the mate range.
 pub const EVAL_LIMIT: i32 = 20_000;
+
+/// The registry the weights' declarations make (`registry`), checked
+/// against the weights themselves.
+#[cfg(test)]
+mod registry_tests {
+    use crate::eval::registry::{Kind, Layout};
+    use crate::eval::tapered::s;
+    use crate::eval::weights::{self, W, registry};
+
+    #[test]
+    fn registry_follows_the_declarations() {
+        let reg = registry();
+        assert_eq!(reg[W::MATERIAL as usize].name, "MATERIAL");
+        assert_eq!(reg[W::MATERIAL as usize].values, weights::MATERIAL.to_vec());
+        assert_eq!(reg[W::TEMPO as usize].values, vec![weights::TEMPO]);
+        let zone = &reg[W::KING_ZONE_HIT as usize];
+        assert_eq!(zone.shape.rust_type(), "i32");
+        assert_eq!(zone.values, vec![s(weights::KING_ZONE_HIT, 0)]);
+        let mobility = &reg[W::MOBILITY_QUEEN as usize];
+        assert_eq!(mobility.shape.rust_type(), "[S; 28]");
+        assert!(
+            reg.iter().all(|w| !w.doc.is_empty()),
+            "every weight is documented"
+        );
+        // Names are unique (the enum would not compile otherwise, but the
+        // writer relies on it too).
+        let mut names: Vec<&str> = reg.iter().map(|w| w.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), reg.len());
+    }
+
+    #[test]
+    fn layout_numbers_every_element_once() {
+        let reg = registry();
+        let layout = Layout::new(&reg);
+        let total: usize = reg.iter().map(|w| w.values.len()).sum();
+        assert_eq!(layout.len(), total);
+        assert_eq!(layout.slot(0, 0), 0);
+        let q = W::MOBILITY_QUEEN as usize;
+        assert_eq!(layout.slots(q).len(), 28);
+        assert_eq!(layout.slot(q, 27) + 1, layout.slots(q).end);
+        assert_eq!(
+            layout.kind(layout.slot(W::KING_SAFE_CHECK as usize, 2)),
+            Kind::Units
+        );
+        assert_eq!(layout.kind(layout.slot(W::HANGING as usize, 0)), Kind::Pair);
+        let values = Layout::values(&reg);
+        assert_eq!(
+            values[layout.slot(W::BISHOP_PAIR as usize, 0)],
+            weights::BISHOP_PAIR
+        );
+    }
+}

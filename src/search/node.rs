@@ -191,6 +191,10 @@ pub struct Searcher {
     pub pv_line: PvLine,
     /// The static evaluation of Normal mode (Pure mode: always Classical).
     pub evaluation: Evaluation,
+    /// Called at every poll of the stop flag: where a helper thread beyond
+    /// the cores gives its turn (the pool sets `threads::turns::pause_point`;
+    /// a no-op for every other search).
+    pub pause: fn(),
     control: Arc<SearchControl>,
     budget: TimeBudget,
     node_limit: Option<u64>,
@@ -244,6 +248,7 @@ impl Searcher {
             scheme: NodeScheme::Pvs,
             pv_line: PvLine::WideWindow,
             evaluation: Evaluation::default(),
+            pause: || {},
             control,
             budget: TimeBudget::UNLIMITED,
             node_limit: None,
@@ -389,9 +394,9 @@ impl Searcher {
     }
 
     /// Reads the stop flag and the hard time limit (a helper beyond the
-    /// cores may first wait for its next turn: `turns`).
+    /// cores may first wait for its next turn: `pause`).
     pub fn poll_stop(&mut self) {
-        super::threads::turns::pause_point();
+        (self.pause)();
         if self.control.is_stopped() {
             self.stopped = true;
         } else if self.hard_limit_armed

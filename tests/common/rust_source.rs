@@ -170,7 +170,13 @@ pub fn string_literals(src: &str) -> Vec<(String, usize)> {
 /// Every `.rs` file under src/, as (path relative to src/ with `/`, text),
 /// sorted by path.
 pub fn crate_sources() -> Vec<(String, String)> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    sources_under("src")
+}
+
+/// Every `.rs` file under `dir` (relative to the repository root, e.g. the
+/// lab crate's `lab/src`), as (path relative to `dir`, text), sorted by path.
+pub fn sources_under(dir: &str) -> Vec<(String, String)> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
     let mut files = Vec::new();
     collect(&src, &src, &mut files);
     files.sort();

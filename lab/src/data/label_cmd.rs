@@ -3,11 +3,11 @@
 //! White's win probability, engines side by side, written in input order;
 //! reports how well the judgement predicts the games' results.
 
+use crate::args::positive;
 use crate::data::dataset::parse_line;
 use crate::data::label_engine::{Judgement, Probe, UciProcess};
 use crate::progress::Progress;
-use crate::train::texel::sigmoid;
-use crate::train::tune_cmd::positive;
+use crate::win_probability::sigmoid;
 use clap::{ArgGroup, Args};
 use std::collections::BTreeMap;
 use std::fs::File;

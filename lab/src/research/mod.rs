@@ -5,6 +5,7 @@
 
 pub mod bstar;
 pub mod compare;
+pub mod report;
 pub mod trees;
 
 pub use bstar::bstar_cmd::{BStarChessArgs, run_bstar_chess};

@@ -3,7 +3,7 @@
 //! best (least squares), so that `train-net --scale S` blends scores and
 //! results on one scale (`train-net --fit-scale`).
 
-use crate::train::texel::sigmoid;
+use crate::win_probability::sigmoid;
 
 /// Scores this large are decided games whatever the scale: left out.
 const DECIDED: i16 = 2000;

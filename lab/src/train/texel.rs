@@ -6,13 +6,13 @@
 //! started.
 
 use crate::data::dataset::{Dataset, Sample};
+use crate::win_probability::sigmoid;
 use rayon::prelude::*;
-use stockman::eval::params::SCALE_NORMAL;
-use stockman::eval::params::{
-    KING_DANGER_DIVISOR, KING_DANGER_MAX, KING_NO_QUEEN_PERCENT, MAX_PHASE,
-};
 use stockman::eval::registry::{Kind, Layout};
+use stockman::eval::tapered::MAX_PHASE;
 use stockman::eval::tapered::{S, s};
+use stockman::eval::weights::SCALE_NORMAL;
+use stockman::eval::weights::{KING_DANGER_DIVISOR, KING_DANGER_MAX, KING_NO_QUEEN_PERCENT};
 
 /// Samples per parallel task.
 const CHUNK: usize = 4096;
@@ -30,12 +30,6 @@ pub fn to_values(w: &[[f64; 2]]) -> Vec<S> {
     w.iter()
         .map(|[mg, eg]| s(mg.round() as i32, eg.round() as i32))
         .collect()
-}
-
-/// 1 / (1 + 10^(-K·e/400)): the expected result for an evaluation `e`.
-#[inline]
-pub fn sigmoid(k: f64, e: f64) -> f64 {
-    1.0 / (1.0 + 10f64.powf(-k * e / 400.0))
 }
 
 /// How a sample's halves enter its evaluation: middlegame and endgame
@@ -415,8 +409,8 @@ pub fn optimise(
 mod tests {
     use super::*;
     use stockman::board::Board;
-    use stockman::eval::params::{W, registry};
     use stockman::eval::trace::trace;
+    use stockman::eval::weights::{W, registry};
 
     fn layout_and_defaults() -> (Layout, Vec<S>) {
         let reg = registry();

@@ -3,7 +3,7 @@
 //! Adam over minibatches (gradients summed across rayon workers), and
 //! quantization into the engine's integer `Network`.
 
-use crate::train::texel::sigmoid;
+use crate::win_probability::sigmoid;
 use rayon::prelude::*;
 use shakmaty::{Board, Color, Piece, Role, Square};
 use stockman::nnue::{

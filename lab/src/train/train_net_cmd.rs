@@ -3,6 +3,7 @@
 //! and the game result), holds some out for validation, trains the network
 //! with Adam and writes the quantized file after every epoch.
 
+use crate::args::positive;
 use crate::data::dataset::parse_line;
 use crate::data::packed::{
     RECORD_BYTES, Record, chunk_array, for_each_chunk, for_each_record, is_packed_file,
@@ -11,9 +12,8 @@ use crate::data::packed::{
 use crate::data::sample::GameResult;
 use crate::progress::Progress;
 use crate::train::scale_fit::{error_at, fit_scale, undecided};
-use crate::train::texel::sigmoid;
 use crate::train::train_net::{Adam, FloatNetwork, Sample, train_epoch};
-use crate::train::tune_cmd::positive;
+use crate::win_probability::sigmoid;
 use clap::Args;
 use rayon::prelude::*;
 use shakmaty::Position;

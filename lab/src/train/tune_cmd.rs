@@ -2,6 +2,7 @@
 //! Adam for the epochs asked, and writes the rounded weights with their
 //! provenance to `src/eval/tuned.rs` (or `--out`), checkpointing on the way.
 
+use crate::args::positive;
 use crate::data::dataset::Dataset;
 use crate::train::texel::{
     Model, Penalty, Schedule, Weights, fit_k, occurrences, optimise, to_values, to_weights,
@@ -10,9 +11,9 @@ use crate::train::writer::{render, wrap, write_file};
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Instant;
-use stockman::eval::params::registry;
 use stockman::eval::registry::{Layout, WeightInfo};
 use stockman::eval::tapered::S;
+use stockman::eval::weights::registry;
 
 /// `stockman-lab tune --help`'s examples.
 const EXAMPLES: &str = "\
@@ -79,13 +80,6 @@ fn non_negative(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
         _ => Err(format!("'{s}' is not a non-negative number")),
-    }
-}
-
-pub(crate) fn positive(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
-        _ => Err(format!("'{s}' is not a positive number")),
     }
 }
 

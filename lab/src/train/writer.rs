@@ -13,7 +13,7 @@ const HEAD: &str = "\
 //! (src/tune/writer.rs), which rewrites this whole file, documentation
 //! included, from the registry compiled into it; values edited by hand are
 //! the next run's starting point. How each weight is used is said in the term
-//! modules; the weights that are not tuned are in `params.rs`.
+//! modules; the weights that are not tuned are in `weights.rs`.
 //!
 //! Provenance:
 ";
@@ -30,7 +30,7 @@ tunable_weights! {
 const MAX_WIDTH: usize = 100;
 const INDENT: &str = "        ";
 /// The length of a piece-square correction table (half a board).
-const HALF_BOARD: usize = stockman::eval::params::PAWN_SQUARES.len();
+const HALF_BOARD: usize = stockman::eval::weights::PAWN_SQUARES.len();
 
 fn element(kind: Kind, v: S) -> String {
     match kind {
@@ -148,9 +148,9 @@ pub fn write_file(path: &Path, text: &str) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use stockman::eval::params::{W, registry};
     use stockman::eval::registry::Layout;
     use stockman::eval::tapered::s;
+    use stockman::eval::weights::{W, registry};
 
     const SOURCE: &str = include_str!("../../../src/eval/tuned.rs");
 

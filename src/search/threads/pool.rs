@@ -253,6 +253,7 @@ fn run_helper(index: usize, job: &HelperJob, tables: Box<SearchTables>) -> Box<S
         job.control.clone(),
         job.params.mode,
     );
+    helper.pause = super::turns::pause_point;
     search(&mut helper, &job.params, &job.limits, &mut |_| {});
     helper.into_tables()
 }

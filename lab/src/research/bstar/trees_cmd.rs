@@ -5,11 +5,12 @@
 use crate::research::bstar::bounded_synthetic::BoundedSyntheticTree;
 use crate::research::bstar::search::{BStarOptions, Termination};
 use crate::research::bstar::trees::{BStarSummary, BStarTreeReport, MoveVerdict, examine_bstar};
-use crate::research::compare::chart::{Axes, Series, nodes_chart_over};
-use crate::research::compare::csv_table::CsvTable;
+use crate::research::report::chart::{Axes, Series, nodes_chart_over};
+use crate::research::report::csv_table::CsvTable;
+use crate::research::report::stdout::emit;
 use crate::research::trees::synthetic::{SyntheticSpec, ValueModel, ValueRange};
 use crate::research::trees::tree::{MAX_LEAF_VALUE, Value};
-use crate::research::trees::trees_cmd::{TreesArgs, emit, validate_synthetic};
+use crate::research::trees::trees_cmd::{TreesArgs, validate_synthetic};
 use rayon::prelude::*;
 use std::fmt::Write as _;
 

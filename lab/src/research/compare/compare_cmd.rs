@@ -3,12 +3,12 @@
 //! depth relative to AlphaBeta, the Pure-mode value check, CSV and SVG output.
 
 use crate::progress::Progress;
-use crate::research::compare::chart::{Series, nodes_chart};
 use crate::research::compare::report::{
     Measurement, Totals, csv_text, depth_table, describe, disagreements, measure,
     positions_agreeing,
 };
-use crate::research::trees::trees_cmd::emit;
+use crate::research::report::chart::{Series, nodes_chart};
+use crate::research::report::stdout::emit;
 use clap::Args;
 use std::path::{Path, PathBuf};
 use stockman::positions::{EpdPosition, parse_epd_positions};

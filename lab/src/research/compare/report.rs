@@ -2,7 +2,7 @@
 //! back end, depth), the per-depth totals table with every figure relative to
 //! a baseline back end, the CSV rows, and the root-value agreement check.
 
-use crate::research::compare::csv_table::CsvTable;
+use crate::research::report::csv_table::CsvTable;
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 use stockman::positions::EpdPosition;

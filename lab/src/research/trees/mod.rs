@@ -19,6 +19,7 @@ pub mod negascout;
 pub mod open_list;
 pub mod rng;
 pub mod sss;
+pub mod summary;
 pub mod synthetic;
 pub mod tree;
 pub mod trees_cmd;

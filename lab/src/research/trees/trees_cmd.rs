@@ -2,17 +2,17 @@
 //! parallel) or on one tree given by its leaves, and print leaf counts, MT
 //! passes and how many trees satisfied SSS* ≡ MT-SSS*.
 
-use crate::research::compare::summary::Summary;
+use crate::research::report::stdout::emit;
 use crate::research::trees::experiment::{ExamineOptions, TreeReport, examine};
 use crate::research::trees::explicit::ExplicitTree;
 use crate::research::trees::leaves::EvaluatedLeaf;
+use crate::research::trees::summary::Summary;
 use crate::research::trees::synthetic::{
     SyntheticSpec, SyntheticTree, ValueModel, ValueRange, leaf_count,
 };
 use crate::research::trees::tree::{MAX_DEPTH, Value};
 use clap::{ArgGroup, Args, ValueEnum};
 use rayon::prelude::*;
-use std::io::Write as _;
 use std::path::PathBuf;
 
 /// Synthetic trees larger than this are refused: minimax alone would take
@@ -323,15 +323,6 @@ fn trace(report: &TreeReport) -> String {
         );
     }
     out
-}
-
-/// Writes to stdout; a closed pipe or full disk is an error, not a panic.
-pub(crate) fn emit(text: &str) -> Result<(), String> {
-    let mut stdout = std::io::stdout().lock();
-    stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-        .map_err(|e| format!("cannot write to standard output: {e}"))
 }
 
 fn leaf_label(leaf: &EvaluatedLeaf) -> String {

@@ -2,7 +2,7 @@
 //! ratio to alpha-beta and the mean MT passes, plus how many trees passed each
 //! check; printed as a table or written as CSV rows.
 
-use crate::research::compare::csv_table::CsvTable;
+use crate::research::report::csv_table::CsvTable;
 use crate::research::trees::algorithms::TreeAlgorithm;
 use crate::research::trees::experiment::TreeReport;
 use std::fmt::Write as _;

@@ -1,0 +1,9 @@
+//! Value parsers the lab's command lines share.
+
+/// A finite number above zero (a scale, a learning rate, a regularisation).
+pub fn positive(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("'{s}' is not a positive number")),
+    }
+}
