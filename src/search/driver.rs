@@ -4,6 +4,7 @@
 
 use super::backends::{self, Iteration};
 use super::node::Searcher;
+use super::pv_completion::{complete_by_search, continue_from_tt};
 use super::{Limits, PvLine, SearchMode, SearchParams, SearchResult};
 use crate::board::Board;
 use crate::known::rank_root_moves;
@@ -108,9 +109,7 @@ pub fn search(
             let Some(it) = backends::iterate(params.algorithm, s, depth, guess) else {
                 break;
             };
-            let mut pv = principal_variation(s, it.best, depth);
-            extend_mate_line(&s.board, &s.tt, &mut pv, it.score);
-            end_with_the_game(&s.board, &mut pv);
+            let pv = principal_variation(s, params, it.best, it.score, depth);
             excluded.push(it.best);
             lines.push((it, pv));
             if index + 1 < lines_wanted {
@@ -317,14 +316,30 @@ impl Stability {
     }
 }
 
-/// The principal variation: the triangular PV when it starts with `best`,
-/// otherwise `best` followed by the TT's moves, legal and not past a draw.
-fn principal_variation(s: &mut Searcher, best: Move, depth: Depth) -> Vec<Move> {
+/// The principal variation of a finished line: the triangular PV when it
+/// starts with `best` (otherwise `best` alone), continued from the TT, to
+/// the mate for a mate score, then by small searches (`pv_completion`) to
+/// at least `depth` plies unless the game ends on it sooner; cut where the
+/// game would end.
+fn principal_variation(
+    s: &Searcher,
+    params: &SearchParams,
+    best: Move,
+    score: Score,
+    depth: Depth,
+) -> Vec<Move> {
     let tri = s.pv.line(0);
-    if tri.first() == Some(&best) && tri.len() as Depth >= depth.min(2) {
-        return tri.to_vec();
-    }
-    pv_from_tt(&s.board, &s.tt, best, depth)
+    let mut pv = if tri.first() == Some(&best) {
+        tri.to_vec()
+    } else {
+        vec![best]
+    };
+    let plies = depth.max(1) as usize;
+    continue_from_tt(&s.board, &s.tt, &mut pv, plies);
+    extend_mate_line(&s.board, &s.tt, &mut pv, score);
+    complete_by_search(&s.board, params, &mut pv, plies);
+    end_with_the_game(&s.board, &mut pv);
+    pv
 }
 
 /// A mate score's PV must reach the mate (GUIs and fastchess check it): when
@@ -448,20 +463,8 @@ pub fn pv_from_tt(
     best: Move,
     depth: Depth,
 ) -> Vec<Move> {
-    let mut b = board.clone();
     let mut pv = vec![best];
-    b.play(best);
-    while (pv.len() as Depth) < depth.max(1) && !b.is_draw() {
-        let Some(hit) = tt.probe(b.key(), pv.len()) else {
-            break;
-        };
-        let moves = b.legal_moves();
-        let Some(m) = hit.mv.find_in(&moves) else {
-            break;
-        };
-        pv.push(m);
-        b.play(m);
-    }
+    continue_from_tt(board, tt, &mut pv, depth.max(1) as usize);
     pv
 }
 
