@@ -120,14 +120,7 @@ impl Engine {
             }
             Command::Bench(depth) => self.bench(depth),
             Command::Genfens(request) => self.genfens(&request),
-            Command::Display => {
-                self.out.notice(Notice::Fen {
-                    fen: &self.board.fen(),
-                });
-                self.out.notice(Notice::Key {
-                    key: self.board.key(),
-                });
-            }
+            Command::Display => self.display(),
             Command::Eval => {
                 // Leads with the one the search would use.
                 let classical = evaluate(&self.board);
@@ -325,6 +318,24 @@ impl Engine {
             ponder: go.ponder,
             searchmoves,
         }
+    }
+
+    /// `d`: the board as Stockfish draws it, then the side to move, the
+    /// FEN, the key and the pieces giving check, as `info string` lines.
+    fn display(&self) {
+        use shakmaty::Position;
+        let pos = self.board.pos();
+        self.out.notice(Notice::Diagram { pos });
+        self.out.notice(Notice::SideToMove { side: pos.turn() });
+        self.out.notice(Notice::Fen {
+            fen: &self.board.fen(),
+        });
+        self.out.notice(Notice::Key {
+            key: self.board.key(),
+        });
+        self.out.notice(Notice::Checkers {
+            checkers: pos.checkers(),
+        });
     }
 
     fn go(&mut self, go: GoParams) {
