@@ -415,6 +415,14 @@ impl Engine {
         self.background.join(&self.out);
     }
 
+    /// Waits for a search with a limit of its own (`go depth`, `nodes`,
+    /// `movetime`, `mate`, clocks) to print its `bestmove`: the commands of
+    /// the command line run one after the other, and the implied `quit`
+    /// would otherwise cut it short. `go infinite` and `go ponder` run on.
+    pub fn wait_for_finite_search(&mut self) {
+        self.searches.wait_for_finite();
+    }
+
     /// Stops a running `go perft` or `bench` and waits for its thread.
     fn stop_background(&mut self) {
         self.background.stop(&self.out);
