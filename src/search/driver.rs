@@ -4,7 +4,7 @@
 
 use super::backends::{self, Iteration};
 use super::node::Searcher;
-use super::pv_completion::{complete_by_search, continue_from_tt};
+use super::pv_completion::{Completion, continue_from_tt};
 use super::{Limits, PvLine, SearchMode, SearchParams, SearchResult};
 use crate::board::Board;
 use crate::known::rank_root_moves;
@@ -92,6 +92,7 @@ pub fn search(
     let lines_wanted = params.multipv.clamp(1, allowed.len());
     let mut guesses = vec![Score::ZERO; lines_wanted];
     let mut stability = Stability::default();
+    let mut completion = Completion::default();
     // A move to play even if the first iteration is interrupted by `stop`.
     result.best_move = Some(allowed[0]);
 
@@ -109,7 +110,7 @@ pub fn search(
             let Some(it) = backends::iterate(params.algorithm, s, depth, guess) else {
                 break;
             };
-            let pv = principal_variation(s, params, it.best, it.score, depth);
+            let pv = principal_variation(s, params, &mut completion, it.best, it.score, depth);
             excluded.push(it.best);
             lines.push((it, pv));
             if index + 1 < lines_wanted {
@@ -324,6 +325,7 @@ impl Stability {
 fn principal_variation(
     s: &Searcher,
     params: &SearchParams,
+    completion: &mut Completion,
     best: Move,
     score: Score,
     depth: Depth,
@@ -335,9 +337,17 @@ fn principal_variation(
         vec![best]
     };
     let plies = depth.max(1) as usize;
+    let triangular = pv.len();
     continue_from_tt(&s.board, &s.tt, &mut pv, plies);
     extend_mate_line(&s.board, &s.tt, &mut pv, score);
-    complete_by_search(&s.board, params, &mut pv, plies);
+    let known = pv.len();
+    let started = std::time::Instant::now();
+    completion.complete(&s.board, params, &mut pv, plies);
+    log::debug!(
+        "pv at depth {depth}: {triangular} plies from the triangular table, {known} with the TT, {} searched on in {:?}",
+        pv.len(),
+        started.elapsed()
+    );
     end_with_the_game(&s.board, &mut pv);
     pv
 }

@@ -53,51 +53,81 @@ pub fn continue_from_tt(board: &Board, tt: &TranspositionTable, pv: &mut Vec<Mov
     }
 }
 
-/// Continues `pv` until it has `plies` moves or ends the game: each step
-/// searches the position at its end (at most `COMPLETION_DEPTH` deep) and
-/// appends that search's line.
-pub fn complete_by_search(board: &Board, params: &SearchParams, pv: &mut Vec<Move>, plies: usize) {
-    let mut b = after(board, pv);
-    while pv.len() < plies && !ends_here(&b) {
-        let left = (plies - pv.len()) as Depth;
-        let line = searched_line(&b, params, left.min(COMPLETION_DEPTH));
-        if line.is_empty() {
-            break;
-        }
-        for m in line {
-            if pv.len() >= plies || ends_here(&b) || !b.legal_moves().contains(&m) {
-                break;
-            }
-            pv.push(m);
-            b.play(m);
-        }
-    }
+/// The searcher of the completion steps, made at the first step a search
+/// needs and kept for the rest of it: its table, warm from the earlier
+/// iterations' steps along much the same line, makes the later ones cheap.
+#[derive(Default)]
+pub struct Completion {
+    searcher: Option<Searcher>,
 }
 
-/// The line of a full-window search of `board` to `depth` with a searcher
-/// of its own (same mode and evaluation as the main search), continued
-/// from that search's table.
-fn searched_line(board: &Board, params: &SearchParams, depth: Depth) -> Vec<Move> {
-    let Ok(mut s) = Searcher::standalone(board.clone(), COMPLETION_HASH_MB, params.mode) else {
-        return Vec::new();
-    };
-    s.evaluation = params.evaluation;
-    s.grain = params.grain_for_searcher();
-    if params.mode == SearchMode::Normal {
-        s.tables.static_eval.use_network(&params.network);
+impl Completion {
+    /// Continues `pv` until it has `plies` moves or ends the game: each
+    /// step searches the position at its end (at most `COMPLETION_DEPTH`
+    /// deep) and appends that search's line.
+    pub fn complete(
+        &mut self,
+        board: &Board,
+        params: &SearchParams,
+        pv: &mut Vec<Move>,
+        plies: usize,
+    ) {
+        let mut b = after(board, pv);
+        while pv.len() < plies && !ends_here(&b) {
+            let left = (plies - pv.len()) as Depth;
+            let line = self.searched_line(&b, params, left.min(COMPLETION_DEPTH));
+            if line.is_empty() {
+                break;
+            }
+            for m in line {
+                if pv.len() >= plies || ends_here(&b) || !b.legal_moves().contains(&m) {
+                    break;
+                }
+                pv.push(m);
+                b.play(m);
+            }
+        }
     }
-    s.search_root(-Score::INFINITE, Score::INFINITE, depth);
-    let Some(best) = s.root_best else {
-        return Vec::new();
-    };
-    let tri = s.pv.line(0);
-    let mut line = if tri.first() == Some(&best.mv) {
-        tri.to_vec()
-    } else {
-        vec![best.mv]
-    };
-    continue_from_tt(&s.board, &s.tt, &mut line, depth as usize);
-    line
+
+    /// The line of a full-window search of `board` to `depth` (same mode
+    /// and evaluation as the main search), continued from its table.
+    fn searched_line(&mut self, board: &Board, params: &SearchParams, depth: Depth) -> Vec<Move> {
+        let Some(s) = self.searcher_at(board, params) else {
+            return Vec::new();
+        };
+        s.search_root(-Score::INFINITE, Score::INFINITE, depth);
+        let Some(best) = s.root_best else {
+            return Vec::new();
+        };
+        let tri = s.pv.line(0);
+        let mut line = if tri.first() == Some(&best.mv) {
+            tri.to_vec()
+        } else {
+            vec![best.mv]
+        };
+        continue_from_tt(&s.board, &s.tt, &mut line, depth as usize);
+        line
+    }
+
+    /// The searcher, made if need be, rooted at `board`.
+    fn searcher_at(&mut self, board: &Board, params: &SearchParams) -> Option<&mut Searcher> {
+        if self.searcher.is_none() {
+            let mut s =
+                Searcher::standalone(board.clone(), COMPLETION_HASH_MB, params.mode).ok()?;
+            s.evaluation = params.evaluation;
+            s.grain = params.grain_for_searcher();
+            if params.mode == SearchMode::Normal {
+                s.tables.static_eval.use_network(&params.network);
+            }
+            self.searcher = Some(s);
+        }
+        let s = self.searcher.as_mut()?;
+        s.board = board.clone();
+        s.board.set_root();
+        let moves = s.board.legal_moves();
+        s.set_root_moves(&moves);
+        Some(s)
+    }
 }
 
 #[cfg(test)]
@@ -111,7 +141,7 @@ mod tests {
                 .unwrap();
         let first = board.parse_uci("e1g1").unwrap();
         let mut pv = vec![first];
-        complete_by_search(&board, &SearchParams::default(), &mut pv, 9);
+        Completion::default().complete(&board, &SearchParams::default(), &mut pv, 9);
         assert_eq!(pv.len(), 9);
         assert_eq!(pv[0], first);
         // Legal in sequence.
@@ -130,7 +160,7 @@ mod tests {
                 .unwrap();
         let mate = board.parse_uci("d8h4").unwrap();
         let mut pv = vec![mate];
-        complete_by_search(&board, &SearchParams::default(), &mut pv, 6);
+        Completion::default().complete(&board, &SearchParams::default(), &mut pv, 6);
         assert_eq!(pv, vec![mate]);
         board.play(mate);
         assert!(board.legal_moves().is_empty());
