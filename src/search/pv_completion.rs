@@ -8,9 +8,10 @@
 //! iteration is deep or the game ends on it.
 
 use super::node::Searcher;
-use super::{SearchMode, SearchParams};
+use super::{SearchMode, SearchParams, SearchStats};
 use crate::board::Board;
 use crate::score::{Depth, Score};
+use crate::time::TimeBudget;
 use crate::tt::TranspositionTable;
 use shakmaty::Move;
 
@@ -20,6 +21,11 @@ const COMPLETION_DEPTH: Depth = 4;
 
 /// The table of a completion search (MB).
 const COMPLETION_HASH_MB: usize = 1;
+
+/// A completion step that needs more nodes than this (tens of times what a
+/// step usually takes) is given up, and the line left as long as it is:
+/// the steps answer to no `stop`.
+const COMPLETION_NODES: u64 = 50_000;
 
 /// Does the line end the game, or end where the search scores a draw (a
 /// repetition inside the line counts, as it does in the tree)? Then it is
@@ -89,13 +95,20 @@ impl Completion {
         }
     }
 
-    /// The line of a full-window search of `board` to `depth` (same mode
-    /// and evaluation as the main search), continued from its table.
+    /// The line of a full-window search of `board` to `depth` (the main
+    /// search's evaluation), continued from its table; none when the
+    /// search needed more than `COMPLETION_NODES`.
     fn searched_line(&mut self, board: &Board, params: &SearchParams, depth: Depth) -> Vec<Move> {
         let Some(s) = self.searcher_at(board, params) else {
             return Vec::new();
         };
         s.search_root(-Score::INFINITE, Score::INFINITE, depth);
+        if s.stopped() {
+            // At the node limit: its line is no search's result, and a
+            // stopped searcher stays stopped.
+            self.searcher = None;
+            return Vec::new();
+        }
         let Some(best) = s.root_best else {
             return Vec::new();
         };
@@ -109,19 +122,23 @@ impl Completion {
         line
     }
 
-    /// The searcher, made if need be, rooted at `board`.
+    /// The searcher, made if need be, rooted at `board` with a fresh node
+    /// count. It searches in Normal mode whatever the main search's mode:
+    /// a Pure search to the same depth from a crowded position can take
+    /// far longer than the iteration did, and this is only the line's tail.
     fn searcher_at(&mut self, board: &Board, params: &SearchParams) -> Option<&mut Searcher> {
         if self.searcher.is_none() {
             let mut s =
-                Searcher::standalone(board.clone(), COMPLETION_HASH_MB, params.mode).ok()?;
+                Searcher::standalone(board.clone(), COMPLETION_HASH_MB, SearchMode::Normal).ok()?;
             s.evaluation = params.evaluation;
             s.grain = params.grain_for_searcher();
-            if params.mode == SearchMode::Normal {
-                s.tables.static_eval.use_network(&params.network);
-            }
+            s.tables.static_eval.use_network(&params.network);
+            s.set_limits(TimeBudget::UNLIMITED, Some(COMPLETION_NODES));
+            s.arm_hard_limit();
             self.searcher = Some(s);
         }
         let s = self.searcher.as_mut()?;
+        s.stats = SearchStats::default();
         s.board = board.clone();
         s.board.set_root();
         let moves = s.board.legal_moves();
@@ -150,6 +167,30 @@ mod tests {
             assert!(b.legal_moves().contains(&m));
             b.play(m);
         }
+    }
+
+    #[test]
+    fn a_completion_too_big_to_search_is_given_up() {
+        // Nine queens a side: a Pure search of even depth 1 never ends here,
+        // and a Normal one needs more than the steps' node limit.
+        let board =
+            Board::from_fen("rnbqkbnr/qqqqqqqq/8/8/8/8/QQQQQQQQ/RNBQKBNR w - - 0 1").unwrap();
+        let params = SearchParams {
+            mode: SearchMode::Pure,
+            ..SearchParams::default()
+        };
+        let mut pv = Vec::new();
+        let mut completion = Completion::default();
+        completion.complete(&board, &params, &mut pv, 3);
+        assert!(pv.is_empty());
+        assert!(
+            completion.searcher.is_none(),
+            "a stopped searcher is dropped"
+        );
+        // The next step starts afresh.
+        let quiet = Board::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").unwrap();
+        completion.complete(&quiet, &params, &mut pv, 3);
+        assert_eq!(pv.len(), 3);
     }
 
     #[test]
