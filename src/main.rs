@@ -125,6 +125,7 @@ fn uci_arguments(lines: &[String]) -> Result<(), String> {
                     return Ok(());
                 }
                 engine.finish_background();
+                engine.wait_for_finite_search();
             }
         }
     }

@@ -4,6 +4,7 @@
 
 use super::backends::{self, Iteration};
 use super::node::Searcher;
+use super::pv_completion::{Completion, continue_from_tt};
 use super::{Limits, PvLine, SearchMode, SearchParams, SearchResult};
 use crate::board::Board;
 use crate::known::rank_root_moves;
@@ -98,6 +99,8 @@ struct Deepening {
     /// Each line's score in the last iteration, the next one's guess.
     guesses: Vec<Score>,
     stability: Stability,
+    /// The small searches that carry a line's PV to its full length.
+    completion: Completion,
 }
 
 /// Points the searcher at the evaluation, grain and network the search uses.
@@ -185,9 +188,10 @@ fn deepen(s: &mut Searcher, root: &Root, report: &mut dyn FnMut(&Info)) -> Searc
         },
         guesses: vec![Score::ZERO; root.lines_wanted],
         stability: Stability::default(),
+        completion: Completion::default(),
     };
     for depth in 1..=root.max_depth {
-        let mut lines = search_lines(s, root, &d.guesses, depth);
+        let mut lines = search_lines(s, root, &d.guesses, &mut d.completion, depth);
         if lines.len() < root.lines_wanted {
             take_stopped_pass(s, root, depth, &mut d.result, report);
             break;
@@ -204,11 +208,17 @@ fn deepen(s: &mut Searcher, root: &Root, report: &mut dyn FnMut(&Info)) -> Searc
 /// One iteration at `depth`: each line (MultiPV) searched in turn without
 /// the best moves of the lines before it. Fewer lines than wanted when the
 /// search was stopped.
-fn search_lines(s: &mut Searcher, root: &Root, guesses: &[Score], depth: Depth) -> Vec<Line> {
+fn search_lines(
+    s: &mut Searcher,
+    root: &Root,
+    guesses: &[Score],
+    completion: &mut Completion,
+    depth: Depth,
+) -> Vec<Line> {
     let mut lines: Vec<Line> = Vec::with_capacity(root.lines_wanted);
     let mut excluded: Vec<Move> = Vec::new();
     for (index, &guess) in guesses.iter().enumerate() {
-        let Some(line) = search_line(s, root, &excluded, depth, guess) else {
+        let Some(line) = search_line(s, root, completion, &excluded, depth, guess) else {
             break;
         };
         excluded.push(line.0.best);
@@ -229,6 +239,7 @@ fn search_lines(s: &mut Searcher, root: &Root, guesses: &[Score], depth: Depth) 
 fn search_line(
     s: &mut Searcher,
     root: &Root,
+    completion: &mut Completion,
     excluded: &[Move],
     depth: Depth,
     guess: Score,
@@ -242,9 +253,7 @@ fn search_line(
     s.set_root_moves(&remaining);
     s.mate_found = guess.is_mate();
     let it = backends::iterate(root.params.algorithm, s, depth, guess)?;
-    let mut pv = principal_variation(s, it.best, depth);
-    extend_mate_line(&s.board, &s.tt, &mut pv, it.score);
-    end_with_the_game(&s.board, &mut pv);
+    let pv = principal_variation(s, root.params, completion, it.best, it.score, depth);
     Some((it, pv))
 }
 
@@ -481,14 +490,39 @@ impl Stability {
     }
 }
 
-/// The principal variation: the triangular PV when it starts with `best`,
-/// otherwise `best` followed by the TT's moves, legal and not past a draw.
-fn principal_variation(s: &mut Searcher, best: Move, depth: Depth) -> Vec<Move> {
+/// The principal variation of a finished line: the triangular PV when it
+/// starts with `best` (otherwise `best` alone), continued from the TT, to
+/// the mate for a mate score, then by small searches (`pv_completion`) to
+/// at least `depth` plies unless the game ends on it sooner; cut where the
+/// game would end.
+fn principal_variation(
+    s: &Searcher,
+    params: &SearchParams,
+    completion: &mut Completion,
+    best: Move,
+    score: Score,
+    depth: Depth,
+) -> Vec<Move> {
     let tri = s.pv.line(0);
-    if tri.first() == Some(&best) && tri.len() as Depth >= depth.min(2) {
-        return tri.to_vec();
-    }
-    pv_from_tt(&s.board, &s.tt, best, depth)
+    let mut pv = if tri.first() == Some(&best) {
+        tri.to_vec()
+    } else {
+        vec![best]
+    };
+    let plies = depth.max(1) as usize;
+    let triangular = pv.len();
+    continue_from_tt(&s.board, &s.tt, &mut pv, plies);
+    extend_mate_line(&s.board, &s.tt, &mut pv, score);
+    let known = pv.len();
+    let started = std::time::Instant::now();
+    completion.complete(&s.board, params, &mut pv, plies);
+    log::debug!(
+        "pv at depth {depth}: {triangular} plies from the triangular table, {known} with the TT, {} searched on in {:?}",
+        pv.len(),
+        started.elapsed()
+    );
+    end_with_the_game(&s.board, &mut pv);
+    pv
 }
 
 /// A mate score's PV must reach the mate (GUIs and fastchess check it): when
@@ -612,20 +646,8 @@ pub fn pv_from_tt(
     best: Move,
     depth: Depth,
 ) -> Vec<Move> {
-    let mut b = board.clone();
     let mut pv = vec![best];
-    b.play(best);
-    while (pv.len() as Depth) < depth.max(1) && !b.is_draw() {
-        let Some(hit) = tt.probe(b.key(), pv.len()) else {
-            break;
-        };
-        let moves = b.legal_moves();
-        let Some(m) = hit.mv.find_in(&moves) else {
-            break;
-        };
-        pv.push(m);
-        b.play(m);
-    }
+    continue_from_tt(board, tt, &mut pv, depth.max(1) as usize);
     pv
 }
 

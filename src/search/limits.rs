@@ -2,7 +2,7 @@
 //! infinite or ponder, and the root moves to consider — independent of UCI text.
 
 use crate::score::Depth;
-use shakmaty::Move;
+use shakmaty::{Color, Move};
 use std::time::Duration;
 
 /// The clocks of both sides as `go` gives them.
@@ -42,5 +42,21 @@ impl Limits {
             depth: Some(depth),
             ..Limits::default()
         }
+    }
+
+    /// Does the search end by itself, `turn` to move: a depth, node, mate
+    /// or time limit, or a clock for the side to move, and neither
+    /// `infinite` nor `ponder` (those wait for `stop` or `ponderhit`)?
+    pub fn is_finite(&self, turn: Color) -> bool {
+        let own_clock = match turn {
+            Color::White => self.clock.wtime,
+            Color::Black => self.clock.btime,
+        };
+        let limited = self.depth.is_some()
+            || self.nodes.is_some()
+            || self.mate.is_some()
+            || self.movetime.is_some()
+            || own_clock.is_some();
+        limited && !self.infinite && !self.ponder
     }
 }

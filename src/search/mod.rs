@@ -18,6 +18,7 @@ pub mod node;
 pub mod oracle;
 pub mod ordering;
 pub mod pv;
+pub mod pv_completion;
 pub mod reusable;
 pub mod see;
 pub mod selectivity;

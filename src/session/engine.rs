@@ -120,14 +120,7 @@ impl Engine {
             }
             Command::Bench(depth) => self.bench(depth),
             Command::Genfens(request) => self.genfens(&request),
-            Command::Display => {
-                self.out.notice(Notice::Fen {
-                    fen: &self.board.fen(),
-                });
-                self.out.notice(Notice::Key {
-                    key: self.board.key(),
-                });
-            }
+            Command::Display => self.display(),
             Command::Eval => {
                 // Leads with the one the search would use.
                 let classical = evaluate(&self.board);
@@ -327,6 +320,24 @@ impl Engine {
         }
     }
 
+    /// `d`: the board as Stockfish draws it, then the side to move, the
+    /// FEN, the key and the pieces giving check, as `info string` lines.
+    fn display(&self) {
+        use shakmaty::Position;
+        let pos = self.board.pos();
+        self.out.notice(Notice::Diagram { pos });
+        self.out.notice(Notice::SideToMove { side: pos.turn() });
+        self.out.notice(Notice::Fen {
+            fen: &self.board.fen(),
+        });
+        self.out.notice(Notice::Key {
+            key: self.board.key(),
+        });
+        self.out.notice(Notice::Checkers {
+            checkers: pos.checkers(),
+        });
+    }
+
     fn go(&mut self, go: GoParams) {
         if self.searches.is_running() {
             self.out.notice(Notice::GoIgnored);
@@ -402,6 +413,14 @@ impl Engine {
     /// given as arguments run to the end before the next one).
     pub fn finish_background(&mut self) {
         self.background.join(&self.out);
+    }
+
+    /// Waits for a search with a limit of its own (`go depth`, `nodes`,
+    /// `movetime`, `mate`, clocks) to print its `bestmove`: the commands of
+    /// the command line run one after the other, and the implied `quit`
+    /// would otherwise cut it short. `go infinite` and `go ponder` run on.
+    pub fn wait_for_finite_search(&mut self) {
+        self.searches.wait_for_finite();
     }
 
     /// Stops a running `go perft` or `bench` and waits for its thread.

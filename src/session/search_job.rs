@@ -331,6 +331,8 @@ const STOP_GRACE: Duration = Duration::from_millis(20);
 
 /// A `go` in progress.
 struct Running {
+    /// The search ends by itself (`Limits::is_finite`).
+    finite: bool,
     control: Arc<SearchControl>,
     reporter: Arc<Reporter>,
     handle: std::thread::JoinHandle<Box<SearchTables>>,
@@ -383,6 +385,7 @@ impl Searches {
             self.pool = (helpers > 0).then(|| Arc::new(HelperPool::new(helpers)));
         }
         let board = setup.board.search_copy();
+        let finite = setup.limits.is_finite(board.turn());
         let control = Arc::new(SearchControl::new(setup.limits.ponder));
         let reporter = Arc::new(
             Reporter::new(
@@ -413,6 +416,7 @@ impl Searches {
         match spawned {
             Ok(handle) => {
                 self.running = Some(Running {
+                    finite,
                     control,
                     reporter,
                     handle,
@@ -454,6 +458,17 @@ impl Searches {
             r.reporter.fallback(None);
         }
         self.keep(r.handle);
+    }
+
+    /// Waits for a running search that ends by itself (depth, nodes, mate,
+    /// time) to end, its `bestmove` out; one that waits for `stop` or
+    /// `ponderhit` is left running.
+    pub fn wait_for_finite(&mut self) {
+        if let Some(r) = self.running.take_if(|r| r.finite)
+            && let Ok(tables) = r.handle.join()
+        {
+            self.tables = Some(tables);
+        }
     }
 
     /// `quit`: stops the running search without waiting for its main

@@ -5,6 +5,7 @@
 use crate::score::Score;
 use crate::search::Algorithm;
 use crate::uci::options::Options;
+use shakmaty::{Bitboard, Chess, Color, File, Position, Rank, Square};
 use std::fmt;
 
 /// One `info string` message. Error texts made elsewhere (a FEN the board
@@ -21,10 +22,17 @@ pub enum Notice<'a> {
     // The session (`crate::session::engine`).
     /// `ponderhit` with no pondering search.
     PonderhitIgnored,
+    /// `d`: the board as Stockfish draws it, rank 8 first, files a to h
+    /// under it (an empty square is a dot: a line has single blanks only).
+    Diagram { pos: &'a Chess },
+    /// `d`: whose move it is.
+    SideToMove { side: Color },
     /// `d`: the position's FEN.
     Fen { fen: &'a str },
     /// `d`: the position's Zobrist key.
     Key { key: u64 },
+    /// `d`: the squares of the pieces giving check (none: nothing after the word).
+    Checkers { checkers: Bitboard },
     /// `eval`: the one the search would use first, then both.
     StaticEvaluation {
         used: Score,
@@ -89,8 +97,16 @@ impl fmt::Display for Notice<'_> {
         match *self {
             Notice::Relayed(text) => f.write_str(text),
             Notice::PonderhitIgnored => f.write_str("ponderhit ignored: not pondering"),
+            Notice::Diagram { pos } => diagram(f, pos),
+            Notice::SideToMove { side } => {
+                write!(f, "side to move {}", side.fold_wb("white", "black"))
+            }
             Notice::Fen { fen } => write!(f, "fen {fen}"),
             Notice::Key { key } => write!(f, "key {key:016x}"),
+            Notice::Checkers { checkers } => {
+                f.write_str("checkers")?;
+                checkers.into_iter().try_for_each(|sq| write!(f, " {sq}"))
+            }
             Notice::StaticEvaluation {
                 used,
                 network,
@@ -148,6 +164,32 @@ impl fmt::Display for Notice<'_> {
     }
 }
 
+/// The grid line between two ranks.
+const RANK_BORDER: &str = "+---+---+---+---+---+---+---+---+";
+
+/// The board of `d`, one line per rank and border (split into `info
+/// string` lines by `Output::notice`). The last border carries the file
+/// letters, each under its file: a line of its own would need runs of
+/// blanks to line them up.
+fn diagram(f: &mut fmt::Formatter<'_>, pos: &Chess) -> fmt::Result {
+    let board = pos.board();
+    writeln!(f, "{RANK_BORDER}")?;
+    for rank in Rank::ALL.into_iter().rev() {
+        for file in File::ALL {
+            let piece = board.piece_at(Square::from_coords(file, rank));
+            write!(f, "| {} ", piece.map_or('.', |p| p.char()))?;
+        }
+        writeln!(f, "| {}", rank.char())?;
+        if rank != Rank::First {
+            writeln!(f, "{RANK_BORDER}")?;
+        }
+    }
+    File::ALL
+        .into_iter()
+        .try_for_each(|file| write!(f, "+-{}-", file.char()))?;
+    f.write_str("+")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -203,5 +245,30 @@ mod tests {
         for (notice, text) in cases {
             assert_eq!(notice.to_string(), text);
         }
+    }
+
+    #[test]
+    fn the_diagram_draws_rank_8_first_and_letters_the_files() {
+        let pos: Chess = "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        let text = Notice::Diagram { pos: &pos }.to_string();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 17);
+        assert_eq!(lines[0], RANK_BORDER);
+        assert_eq!(lines[1], "| . | . | . | . | k | . | . | . | 8");
+        assert_eq!(lines[15], "| R | . | . | . | K | . | . | . | 1");
+        assert_eq!(lines[16], "+-a-+-b-+-c-+-d-+-e-+-f-+-g-+-h-+");
+        let checkers = Bitboard::from(Square::E1) | Bitboard::from(Square::H4);
+        assert_eq!(Notice::Checkers { checkers }.to_string(), "checkers e1 h4");
+        let none = Bitboard::EMPTY;
+        assert_eq!(Notice::Checkers { checkers: none }.to_string(), "checkers");
+        let side = Color::Black;
+        assert_eq!(
+            Notice::SideToMove { side }.to_string(),
+            "side to move black"
+        );
     }
 }
