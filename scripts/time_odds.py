@@ -3,7 +3,7 @@
 
 The shared match runner gives both engines the same clock. To play an engine
 with a fraction of the time (the Stockfish-with-a-fifth-of-the-time figure of
-docs/matches.md), run it through this relay: every `go` it receives has its
+docs/results/matches.md), run it through this relay: every `go` it receives has its
 wtime, btime, winc, binc and movetime multiplied by --factor before the engine
 sees them; everything else passes through unchanged, both ways.
 

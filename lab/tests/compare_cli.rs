@@ -1,4 +1,4 @@
-//! `stockman compare` through the real binary on a small EPD file: the
+//! `stockman-lab compare` through the real binary on a small EPD file: the
 //! per-depth tables, the Pure-mode values-agree line, the CSV and SVG files,
 //! and clear errors (never a panic) for bad input.
 

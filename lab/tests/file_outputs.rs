@@ -52,7 +52,7 @@ fn a_failed_datagen_keeps_the_existing_file() {
     assert!(
         std::fs::read_to_string(&out)
             .unwrap()
-            .starts_with("# stockman datagen")
+            .starts_with("# stockman-lab datagen")
     );
     assert!(!partial(&out).exists());
     let _ = std::fs::remove_dir_all(dir);

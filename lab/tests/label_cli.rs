@@ -1,4 +1,4 @@
-//! `stockman label` through the real binary: Stockfish-style static
+//! `stockman-lab label` through the real binary: Stockfish-style static
 //! evaluations (a python-chess stand-in that prints Stockfish's `eval`
 //! lines), searches by Stockman itself as the labelling engine, the output
 //! read back by `tune`, and bad engines or arguments refused with a message.
@@ -29,7 +29,7 @@ fn data_file(name: &str) -> (PathBuf, PathBuf) {
     (data, dir.join("labelled.txt"))
 }
 
-/// `stockman label --data DATA --out OUT` followed by `extra`.
+/// `stockman-lab label --data DATA --out OUT` followed by `extra`.
 fn label(data: &Path, out: &Path, extra: &[&str]) -> Output {
     let mut args = vec!["label", "--data", path(data), "--out", path(out)];
     args.extend_from_slice(extra);
@@ -88,7 +88,7 @@ fn static_evaluations_become_win_probabilities_in_input_order() {
     assert!(close(lines[2].2, p(-500.0)));
     assert!(close(lines[3].2, 0.5));
     let written = std::fs::read_to_string(&out).unwrap();
-    assert!(written.starts_with("# a hand-made file\n# stockman label --data"));
+    assert!(written.starts_with("# a hand-made file\n# stockman-lab label --data"));
     assert!(written.contains("(engine: Material Eval;"), "{written}");
     assert!(
         stdout.contains("4 positions labelled by Material Eval"),

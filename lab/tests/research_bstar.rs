@@ -1,4 +1,4 @@
-//! `stockman trees --algorithm bstar` and `stockman bstar` through the real
+//! `stockman-lab trees --algorithm bstar` and `stockman-lab bstar` through the real
 //! binary: the tables, the CSV, and clear errors for bad arguments.
 
 mod common;

@@ -1,6 +1,6 @@
 //! The research oracle on many seeded random trees — every algorithm returns
 //! the minimax value, SSS* ≡ MT-SSS*, DUAL* ≡ MT-DUAL*, SSS*/DUAL* leaves ⊆
-//! alpha-beta's — and `stockman trees` driven through the real binary.
+//! alpha-beta's — and `stockman-lab trees` driven through the real binary.
 
 mod common;
 

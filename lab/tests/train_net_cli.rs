@@ -1,4 +1,4 @@
-//! `stockman train-net` through the real binary, on a tiny data set: it
+//! `stockman-lab train-net` through the real binary, on a tiny data set: it
 //! learns that a queen up wins, writes a network the engine's own reader
 //! takes (the library's and the engine's, by `setoption name EvalFile`), and
 //! refuses bad input with a message and a non-zero exit.

@@ -1,4 +1,4 @@
-//! `stockman datagen` and `stockman tune` through the real binary, on tiny
+//! `stockman-lab datagen` and `stockman-lab tune` through the real binary, on tiny
 //! inputs: data lines are well formed and repeat with the seed, a PGN file
 //! gives positions, tuning writes a generated file, bad input is refused.
 
@@ -60,7 +60,7 @@ fn datagen_writes_labelled_positions_reproducibly() {
         .to_string();
     assert!(last.starts_with("datagen: 2 games, "), "{last}");
     let data = std::fs::read_to_string(&a).unwrap();
-    assert!(data.starts_with("# stockman datagen --games 2 --nodes 300 --seed 11"));
+    assert!(data.starts_with("# stockman-lab datagen --games 2 --nodes 300 --seed 11"));
     let n = check_lines(&data);
     assert!(n > 0);
     assert!(last.contains(&format!(" {n} positions")), "{last}");
@@ -88,7 +88,7 @@ fn datagen_writes_labelled_positions_reproducibly() {
         std::fs::read_to_string(out).unwrap()
     };
     let c = few(&dir.join("c.txt"));
-    assert!(c.starts_with("# stockman datagen --games 2 --nodes 300 --seed 11"));
+    assert!(c.starts_with("# stockman-lab datagen --games 2 --nodes 300 --seed 11"));
     assert!(c.lines().next().unwrap().contains(" --per-game 2 "));
     let m = check_lines(&c);
     assert!(m <= 4 && m < n && m > 0, "{m} of {n}");
@@ -141,7 +141,7 @@ fn datagen_reads_pgn_games() {
     };
     let first = few();
     assert!(first.starts_with(&format!(
-        "# stockman datagen --pgn {} --per-game 2",
+        "# stockman-lab datagen --pgn {} --per-game 2",
         path(&pgn)
     )));
     assert_eq!(check_lines(&first), 2);
@@ -238,8 +238,8 @@ fn tune_writes_the_generated_source() {
     );
     assert!(text(&o.stderr).contains("epoch 3/3"));
     let source = std::fs::read_to_string(&out).unwrap();
-    assert!(source.contains("//! Provenance:\n//! Tuned by `stockman tune`"));
-    assert!(source.contains("stockman datagen --games 2 --nodes 300 --seed 3"));
+    assert!(source.contains("//! Provenance:\n//! Tuned by `stockman-lab tune`"));
+    assert!(source.contains("stockman-lab datagen --games 2 --nodes 300 --seed 3"));
     assert!(source.contains("tunable_weights! {") && source.contains("TEMPO: S = s("));
     assert!(!source.contains("L2 penalty"));
     // With an L2 penalty: reported and recorded.

@@ -81,8 +81,8 @@ pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
     (pieces.saturating_sub(2) * buckets / 32).min(buckets - 1)
 }
 
-/// The network this build plays with, trained by `stockman train-net`
-/// (see docs/tuning.md, "The evaluation network", for the data it came from):
+/// The network this build plays with, trained by `stockman-lab train-net`
+/// (see net/README.md and docs/training.md for the data it came from):
 /// net/stockman.nnue, or the file `EVALFILE` named at build time
 /// (`make EVALFILE=...`; build.rs checks its size).
 static EMBEDDED: &[u8] = include_bytes!(env!("STOCKMAN_EVALFILE"));
@@ -289,7 +289,7 @@ impl Network {
         }
     }
 
-    /// Reads a network file written by `stockman train-net`: a regular file
+    /// Reads a network file written by `stockman-lab train-net`: a regular file
     /// of one of the widths' sizes (a device or a pipe is refused, not read).
     pub fn load(path: &str) -> Result<Network, String> {
         let bytes = crate::files::read_regular(std::path::Path::new(path), MAX_FILE_BYTES as u64)?;

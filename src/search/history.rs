@@ -14,7 +14,7 @@ const HISTORY_MAX: i32 = 16_384;
 /// entry back by its share of the maximum) forgets old cutoffs within tens of
 /// updates rather than hundreds. Shared by the quiet, continuation and
 /// capture histories. (×16 against ×1: +11.5 ± 7.7 over 4,000 games at
-/// 20,000 nodes, commit 65537d7 of 2026-11-27; docs/matches.md.)
+/// 20,000 nodes, commit 65537d7 of 2026-11-27; docs/results/matches.md.)
 const BONUS_SCALE: i32 = 16;
 
 /// Butterfly history: how often a quiet move from-to caused a cutoff, for each side.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A stand-in for Stockfish's `eval` command, for `stockman label --static-eval`
+"""A stand-in for Stockfish's `eval` command, for `stockman-lab label --static-eval`
 tests: a UCI engine whose `eval` prints Stockfish's "Final evaluation" line
 with plain material (P 1, N 3, B 3, R 5, Q 9) for White, or "none (in check)"."""
 import sys

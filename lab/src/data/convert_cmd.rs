@@ -1,4 +1,4 @@
-//! `stockman convert`: text data (`<FEN> | <eval> | <result>` and
+//! `stockman-lab convert`: text data (`<FEN> | <eval> | <result>` and
 //! `<FEN> [result]` lines) into the binary format of `packed`, lines parsed
 //! in parallel and written in order; a bad line fails the run by its number.
 
@@ -24,7 +24,7 @@ Examples:
   # Datagen's text data, on two threads
   stockman-lab convert --from games.txt --out games.bin --threads 2";
 
-/// `stockman convert` arguments.
+/// `stockman-lab convert` arguments.
 #[derive(Args, Debug, Clone)]
 #[command(after_help = EXAMPLES)]
 pub struct ConvertArgs {
@@ -129,7 +129,7 @@ fn convert_batch(
     Ok(())
 }
 
-/// Runs `stockman convert`.
+/// Runs `stockman-lab convert`.
 pub fn run_convert(args: &ConvertArgs) -> Result<(), String> {
     let pool = crate::pool::pool(args.threads.map(|t| t as usize))?;
     pool.install(|| convert(args))

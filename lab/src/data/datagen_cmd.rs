@@ -1,4 +1,4 @@
-//! `stockman datagen`: self-play games (or the games of a PGN file) in
+//! `stockman-lab datagen`: self-play games (or the games of a PGN file) in
 //! parallel, written in game order as `<FEN> [result]` lines after `#`
 //! lines that say how the data was made, or as binary records with the
 //! search scores (`--format bin`); progress on stderr, a summary as the last
@@ -40,7 +40,7 @@ Examples:
   # The quiet positions of a PGN file's games, as text lines
   stockman-lab datagen --pgn games.pgn --out games.txt";
 
-/// `stockman datagen` arguments.
+/// `stockman-lab datagen` arguments.
 #[derive(Args, Debug, Clone)]
 #[command(after_help = EXAMPLES)]
 pub struct DatagenArgs {
@@ -50,7 +50,7 @@ pub struct DatagenArgs {
     pub out: PathBuf,
 
     /// `text`: one `<FEN> [result]` line per position; `bin`: 32-byte
-    /// records that also keep the search score (docs/tuning.md)
+    /// records that also keep the search score (docs/training.md)
     /// [default: bin when --out ends in .bin, else text].
     #[arg(long, value_enum)]
     pub format: Option<DataFormat>,
@@ -275,7 +275,7 @@ fn io(path: &Path) -> impl Fn(std::io::Error) -> String + '_ {
     move |e| format!("writing {}: {e}", path.display())
 }
 
-/// Runs `stockman datagen`.
+/// Runs `stockman-lab datagen`.
 pub fn run_datagen(args: &DatagenArgs) -> Result<(), String> {
     let pool = crate::pool::pool(args.threads.map(|t| t as usize))?;
     let threads = pool.current_num_threads();
@@ -323,7 +323,7 @@ fn self_play(args: &DatagenArgs, threads: usize) -> Result<(), String> {
     };
     let mut out = Sink::create(args)?;
     out.comment(&format!(
-        "stockman datagen --games {games} {limit_text} --seed {} --random-plies {} \
+        "stockman-lab datagen --games {games} {limit_text} --seed {} --random-plies {} \
          --max-plies {} --hash {}{}{}{} (openings: {openings_name}; stockman {})",
         args.seed,
         args.random_plies,
@@ -418,7 +418,7 @@ fn from_pgn(args: &DatagenArgs, pgn: &Path) -> Result<(), String> {
     }
     let mut out = Sink::create(args)?;
     out.comment(&format!(
-        "stockman datagen --pgn {}{} ({} games; stockman {})",
+        "stockman-lab datagen --pgn {}{} ({} games; stockman {})",
         pgn.display(),
         args.per_game_text(),
         games.len(),

@@ -1,4 +1,4 @@
-//! `stockman label`: relabels a data file with another engine's judgement
+//! `stockman-lab label`: relabels a data file with another engine's judgement
 //! of each position (Stockfish's static evaluation, or a fixed search) as
 //! White's win probability, engines side by side, written in input order;
 //! reports how well the judgement predicts the games' results.
@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 /// Positions one engine labels before it takes the next batch.
 const BATCH: usize = 512;
 /// The scale at which Stockfish 15.1's static evaluation best predicted the
-/// results of Stockman's games (mean squared error 0.0757, docs/tuning.md).
+/// results of Stockman's games (mean squared error 0.0757, docs/results/networks.md).
 pub const STOCKFISH_SCALE: f64 = 350.0;
 /// The search range and the final step of the best-scale fit.
 const SCALE_RANGE: (f64, f64) = (25.0, 2000.0);
@@ -34,7 +34,7 @@ Examples:
   # With a 10-ply search instead, one thread and 16 MB of hash per engine
   stockman-lab label --data games.txt --out sf-d10.txt --engine stockfish --depth 10 --option Threads=1 --option Hash=16";
 
-/// `stockman label` arguments.
+/// `stockman-lab label` arguments.
 #[derive(Args, Debug, Clone)]
 #[command(after_help = EXAMPLES)]
 #[command(group(ArgGroup::new("probe").required(true).args(["static_eval", "depth", "nodes"])))]
@@ -207,7 +207,7 @@ struct Totals {
     pairs: Vec<(f64, f64)>,
 }
 
-/// Runs `stockman label`. The labels go to `OUT.partial` first, renamed
+/// Runs `stockman-lab label`. The labels go to `OUT.partial` first, renamed
 /// to `OUT` only when every position is done, so a failed run leaves no
 /// half-labelled file that `tune` could take for a whole one.
 pub fn run_label(args: &LabelArgs) -> Result<(), String> {
@@ -272,7 +272,7 @@ fn label_into(args: &LabelArgs, path: &Path) -> Result<String, String> {
         .collect();
     writeln!(
         out,
-        "# stockman label --data {} --engine \"{}\"{options} {} --scale {} \
+        "# stockman-lab label --data {} --engine \"{}\"{options} {} --scale {} \
          (engine: {engine_name}; stockman {})",
         args.data.display(),
         args.engine,

@@ -1,4 +1,4 @@
-//! `stockman train-net`: reads labelled positions (the text files `datagen`
+//! `stockman-lab train-net`: reads labelled positions (the text files `datagen`
 //! and `label` write, or binary records, whose labels blend the search score
 //! and the game result), holds some out for validation, trains the network
 //! with Adam and writes the quantized file after every epoch.
@@ -31,7 +31,7 @@ Examples:
   # Train with the S it printed; play with `setoption name EvalFile value my.nnue`
   stockman-lab train-net --data games.bin --scale 483 --out my.nnue";
 
-/// `stockman train-net` arguments.
+/// `stockman-lab train-net` arguments.
 #[derive(Args, Debug, Clone)]
 #[command(after_help = EXAMPLES)]
 pub struct TrainNetArgs {

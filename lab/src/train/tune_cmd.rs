@@ -1,4 +1,4 @@
-//! `stockman tune`: loads and traces the data, fits K (unless given), runs
+//! `stockman-lab tune`: loads and traces the data, fits K (unless given), runs
 //! Adam for the epochs asked, and writes the rounded weights with their
 //! provenance to `src/eval/tuned.rs` (or `--out`), checkpointing on the way.
 
@@ -23,7 +23,7 @@ Examples:
   # On labelled data, holding the weights near their start and rare ones fixed
   stockman-lab tune --data sf.txt --l2 0.0002 --min-count 1000";
 
-/// `stockman tune` arguments.
+/// `stockman-lab tune` arguments.
 #[derive(Args, Debug, Clone)]
 #[command(after_help = EXAMPLES)]
 pub struct TuneArgs {
@@ -83,7 +83,7 @@ fn non_negative(s: &str) -> Result<f64, String> {
     }
 }
 
-/// Runs `stockman tune`.
+/// Runs `stockman-lab tune`.
 pub fn run_tune(args: &TuneArgs) -> Result<(), String> {
     let pool = crate::pool::pool(args.threads.map(|t| t as usize))?;
     pool.install(|| tune(args))
@@ -119,7 +119,7 @@ impl Note<'_> {
             format!("{} epochs", self.epochs_done)
         };
         let mut text = format!(
-            "Tuned by `stockman tune` (Texel's method: mean squared error between game \
+            "Tuned by `stockman-lab tune` (Texel's method: mean squared error between game \
              results and 1 / (1 + 10^(-K eval / 400)) over the static evaluation, full-batch \
              Adam) on {} ({} positions). K = {:.4} ({}); error {:.6} before, {:.6} after \
              (rounded weights); {done} at rate {} decaying to a tenth.",

@@ -1,4 +1,4 @@
-//! `stockman bstar`: B* on the positions of an EPD file with engine-made
+//! `stockman-lab bstar`: B* on the positions of an EPD file with engine-made
 //! intervals, beside the engine's AlphaBeta and MTD(f) at a fixed depth; each
 //! move is checked against a deeper AlphaBeta search and the EPD's `bm`.
 
@@ -26,7 +26,7 @@ Examples:
   # Narrower intervals from deeper probes, with more nodes to expand
   stockman-lab bstar --epd positions/wac.epd --limit 100 --margin 30 --probe-depth 2 --budget 500";
 
-/// `stockman bstar` arguments.
+/// `stockman-lab bstar` arguments.
 #[derive(Args, Debug, Clone)]
 #[command(after_help = EXAMPLES)]
 pub struct BStarChessArgs {
@@ -91,7 +91,7 @@ struct Row {
     best_moves: Vec<String>,
 }
 
-/// Runs `stockman bstar`.
+/// Runs `stockman-lab bstar`.
 pub fn run_bstar_chess(args: &BStarChessArgs) -> Result<(), String> {
     let setup = setup(args)?;
     let text = stockman::files::read_text(

@@ -1,4 +1,4 @@
-//! `stockman trees --algorithm bstar`: B* on seeded bounded synthetic trees,
+//! `stockman-lab trees --algorithm bstar`: B* on seeded bounded synthetic trees,
 //! one row per interval width (and a line per tree if asked) beside
 //! alpha-beta and MTD(f); CSV of every tree and an SVG of nodes against width.
 
@@ -35,7 +35,7 @@ impl Plan {
     }
 }
 
-/// Runs `stockman trees --algorithm bstar`.
+/// Runs `stockman-lab trees --algorithm bstar`.
 pub fn run_bstar_trees(args: &TreesArgs) -> Result<(), String> {
     let plan = plan(args)?;
     let widths = parse_widths(&args.width)?;

@@ -1,4 +1,4 @@
-//! `stockman compare`: every selected engine back end on every position of an
+//! `stockman-lab compare`: every selected engine back end on every position of an
 //! EPD file at each depth 1..D (one thread, fresh TT per search); a table per
 //! depth relative to AlphaBeta, the Pure-mode value check, CSV and SVG output.
 
@@ -30,7 +30,7 @@ Examples:
   # Two back ends in Pure mode, with a CSV table and an SVG chart
   stockman-lab compare --epd positions/bench.epd --depth 5 --pure --algorithms NegaScout,MTDf --csv pure5.csv --svg pure5.svg";
 
-/// `stockman compare` arguments.
+/// `stockman-lab compare` arguments.
 #[derive(Args, Debug, Clone)]
 #[command(after_help = EXAMPLES)]
 pub struct CompareArgs {
@@ -90,7 +90,7 @@ pub fn load_epd(path: &Path) -> Result<Vec<EpdPosition>, String> {
     parse_epd_positions(&text).map_err(|e| format!("EPD file '{shown}':\n{e}"))
 }
 
-/// Runs `stockman compare`.
+/// Runs `stockman-lab compare`.
 pub fn run_compare(args: &CompareArgs) -> Result<(), String> {
     if !(1..=i64::from(MAX_COMPARE_DEPTH)).contains(&args.depth) {
         return Err(format!(

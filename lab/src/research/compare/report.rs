@@ -1,4 +1,4 @@
-//! What `stockman compare` measures and prints: one search per (position,
+//! What `stockman-lab compare` measures and prints: one search per (position,
 //! back end, depth), the per-depth totals table with every figure relative to
 //! a baseline back end, the CSV rows, and the root-value agreement check.
 

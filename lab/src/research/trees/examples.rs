@@ -1,5 +1,5 @@
 //! Small hand-made trees with known answers, from the literature, shared by
-//! the unit and integration tests and handy for `stockman trees --leaves`.
+//! the unit and integration tests and handy for `stockman-lab trees --leaves`.
 
 use crate::research::trees::explicit::ExplicitTree;
 use crate::research::trees::tree::Value;

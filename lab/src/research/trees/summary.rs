@@ -101,7 +101,7 @@ impl Summary {
         }
     }
 
-    /// The table and the check lines, as printed by `stockman trees`.
+    /// The table and the check lines, as printed by `stockman-lab trees`.
     pub fn table(&self) -> String {
         let mut out = String::new();
         let _ = writeln!(

@@ -1,4 +1,4 @@
-//! `stockman trees`: run the textbook algorithms on seeded synthetic trees (in
+//! `stockman-lab trees`: run the textbook algorithms on seeded synthetic trees (in
 //! parallel) or on one tree given by its leaves, and print leaf counts, MT
 //! passes and how many trees satisfied SSS* ≡ MT-SSS*.
 
@@ -30,7 +30,7 @@ Examples:
   # One explicit tree, with the leaves each algorithm evaluates in order
   stockman-lab trees --leaves \"41 5 12 20 10 30 25 3 34 50 36 35 40 38 2 60\" --branching 2 --trace";
 
-/// `stockman trees` arguments.
+/// `stockman-lab trees` arguments.
 #[derive(Args, Debug, Clone)]
 #[command(after_help = EXAMPLES)]
 #[command(group(ArgGroup::new("shape").required(true).args(["depth", "leaves"])))]
@@ -105,7 +105,7 @@ pub struct TreesArgs {
     pub svg: Option<PathBuf>,
 }
 
-/// Which algorithms `stockman trees` runs.
+/// Which algorithms `stockman-lab trees` runs.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum TreesAlgorithm {
     Textbook,
