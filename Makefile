@@ -35,17 +35,20 @@ build:
 		$(CARGO) rustc --release --bin stockman $(if $(strip $(FEATURES)),--features $(FEATURES)) -- $(RUSTFLAGS_NATIVE) --emit link=$(BINARY)
 
 # Portable binaries for a release, stockman-<version>-<level> next to this
-# Makefile, one per level in RELEASE_LEVELS, built one after the other in the
-# one target directory (only the engine binary is relinked for each level).
-# They play the same moves: each prints the same `stockman bench` signature,
-# only the speed differs. Pick the highest level the CPU supports (on Linux,
-# `/lib64/ld-linux-x86-64.so.2 --help` lists the levels it supports).
+# Makefile, one per level in RELEASE_LEVELS. The level goes to every crate
+# through RUSTFLAGS (with `cargo rustc -- -C ...` only the last crate would
+# get it), each level in a target directory of its own, target/release-LEVEL,
+# so a later `make release` rebuilds nothing. They play the same moves: each
+# prints the same `stockman bench` signature, only the speed differs. Pick
+# the highest level the CPU supports (on Linux, `/lib64/ld-linux-x86-64.so.2
+# --help` lists the levels it supports).
 release:
 	@set -e; for level in $(RELEASE_LEVELS); do \
 		name="stockman-$(VERSION)-$$level$(EXT)"; \
 		echo "make release: $$name (-C target-cpu=$$level)"; \
-		EVALFILE="$(if $(strip $(EVALFILE)),$(abspath $(EVALFILE)))" \
-			$(CARGO) rustc --release -p stockman --bin stockman -- -C target-cpu=$$level --emit link=$$name; \
+		EVALFILE="$(if $(strip $(EVALFILE)),$(abspath $(EVALFILE)))" RUSTFLAGS="-C target-cpu=$$level" \
+			$(CARGO) build --release -p stockman --bin stockman --target-dir target/release-$$level; \
+		cp target/release-$$level/release/stockman$(EXT) $$name.partial && mv $$name.partial $$name; \
 	done
 
 # The whole test suite, installing what it needs first: python-chess for the
