@@ -23,7 +23,7 @@ struct Cli {
 enum Command {
     /// Tuning data: quiet positions from self-play (or a PGN file) labelled with the game result (and, in binary, the search score).
     Datagen(data::DatagenArgs),
-    /// Convert text tuning data (`<FEN> | <eval> | <result>`, `<FEN> [result]`) into binary records.
+    /// Convert text tuning data (`<FEN> | <eval> | <result>`, `<FEN> [result]`), or PGN games with engine scores in their move comments, into binary records.
     Convert(data::ConvertArgs),
     /// Relabel tuning data with another UCI engine's judgement (Stockfish's static eval, a search).
     Label(data::LabelArgs),

@@ -1,15 +1,17 @@
 //! `stockman-lab convert`: text data (`<FEN> | <eval> | <result>` and
 //! `<FEN> [result]` lines) into the binary format of `packed`, lines parsed
 //! in parallel and written in order; a bad line fails the run by its number.
+//! With `--pgn`, games with engine scores in their move comments
+//! (`convert_pgn`).
 
 use crate::data::dataset::{parse_line, parse_result};
 use crate::data::packed::{
     HEADER_BYTES, MAX_SCORE, PackedWriter, RECORD_BYTES, Record, clamp_score,
 };
 use crate::data::sample::GameResult;
-use clap::Args;
+use clap::{ArgGroup, Args};
 use rayon::prelude::*;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use stockman::board::parse_fen;
 use stockman::positions::epd_fen;
 
@@ -22,19 +24,30 @@ Examples:
   # Stockfish-labelled text data (label's output) into binary records
   stockman-lab convert --from sf.txt --out sf.bin
   # Datagen's text data, on two threads
-  stockman-lab convert --from games.txt --out games.bin --threads 2";
+  stockman-lab convert --from games.txt --out games.bin --threads 2
+  # Games from fastchess or OpenBench, with the engines' scores in the move comments
+  stockman-lab convert --pgn games.pgn --out games.bin";
 
 /// `stockman-lab convert` arguments.
 #[derive(Args, Debug, Clone)]
 #[command(after_help = EXAMPLES)]
+#[command(group(ArgGroup::new("input").required(true).args(["from", "pgn"])))]
 pub struct ConvertArgs {
     /// Text data: `<FEN> | <eval> | <result>` lines (eval: centipawns for
     /// White, or `#N` for a mate, stored as ±3000) or `<FEN> [result]`
     /// lines (stored with no score).
     #[arg(long)]
-    pub from: PathBuf,
+    pub from: Option<PathBuf>,
 
-    /// The binary file to write (replaced only when every line converted).
+    /// PGN games whose move comments carry the engine's score in pawns for
+    /// the side that moved (fastchess `{+0.12/14 0.333s}`, OpenBench
+    /// `{+0.35 12/20 100 5000}`): the position before each scored move, with
+    /// its score and the game's result, filtered as datagen filters its own
+    /// (docs/training.md). Moves with a mate score or none are skipped.
+    #[arg(long)]
+    pub pgn: Option<PathBuf>,
+
+    /// The binary file to write (replaced only when the run succeeds).
     #[arg(long)]
     pub out: PathBuf,
 
@@ -132,12 +145,16 @@ fn convert_batch(
 /// Runs `stockman-lab convert`.
 pub fn run_convert(args: &ConvertArgs) -> Result<(), String> {
     let pool = crate::pool::pool(args.threads.map(|t| t as usize))?;
-    pool.install(|| convert(args))
+    match (&args.pgn, &args.from) {
+        (Some(pgn), _) => pool.install(|| crate::data::convert_pgn::convert_pgn(pgn, &args.out)),
+        (None, Some(from)) => pool.install(|| convert(from, args)),
+        (None, None) => Err("--from or --pgn is required".into()),
+    }
 }
 
-fn convert(args: &ConvertArgs) -> Result<(), String> {
-    let name = args.from.display().to_string();
-    let text = stockman::files::read_text(&args.from, stockman::files::MAX_TEXT_BYTES)?;
+fn convert(from: &Path, args: &ConvertArgs) -> Result<(), String> {
+    let name = from.display().to_string();
+    let text = stockman::files::read_text(from, stockman::files::MAX_TEXT_BYTES)?;
     let mut out = PackedWriter::create(&args.out)?;
     let mut counts = Counts::default();
     let lines: Vec<&str> = text.lines().collect();

@@ -1,10 +1,12 @@
 //! Training data: `datagen` plays self-play games (or reads PGN games) and
 //! keeps quiet positions with their game's result and search score;
-//! `convert` turns text data into binary records; `label` relabels data
+//! `convert` turns text data, or games with engine scores in their move
+//! comments, into binary records; `label` relabels data
 //! with another UCI engine's judgement. `packed` is the binary record format
 //! that datagen and convert write and `train-net` reads.
 
 pub mod convert_cmd;
+pub mod convert_pgn;
 pub mod datagen;
 pub mod datagen_cmd;
 pub mod dataset;

@@ -1,12 +1,14 @@
 //! Tuning data from existing games: PGN read by the `pgn-reader` crate
-//! (tags, the main line's SAN moves, the result; comments, variations, NAGs,
-//! `%` escape lines and annotation glyphs are understood and passed over) and
-//! the positions of a game that pass the same filters as self-play,
-//! labelled with its result.
+//! (tags, the main line's SAN moves and the comments after them, the result;
+//! variations, NAGs, `%` escape lines and annotation glyphs are understood
+//! and passed over), the engine score a move comment carries, and the
+//! positions of a game that pass the same filters as self-play, labelled
+//! with its result.
 
 use crate::data::datagen::RECORD_FROM_PLY;
 use crate::data::sample::{GameResult, QuietCheck, is_noisy};
-use pgn_reader::{Outcome, RawTag, Reader, SanPlus, Visitor};
+use pgn_reader::{Outcome, RawComment, RawTag, Reader, SanPlus, Visitor};
+use shakmaty::Move;
 use std::ops::ControlFlow;
 use stockman::board::Board;
 
@@ -19,6 +21,9 @@ const TAG_LINE_BYTES: usize = 4096;
 pub struct PgnGame {
     pub tags: Vec<(String, String)>,
     pub moves: Vec<SanPlus>,
+    /// The comment after each move of `moves` (several joined by a space),
+    /// if any; a comment before the first move is not kept.
+    pub comments: Vec<Option<String>>,
     /// The result token that ended the movetext, if any.
     pub termination: Option<Outcome>,
 }
@@ -46,8 +51,8 @@ impl PgnGame {
     }
 }
 
-/// Collects a game's tags, its main line and its result; variations are
-/// skipped (the reader's default), comments and NAGs ignored.
+/// Collects a game's tags, its main line, the comments after its moves and
+/// its result; variations are skipped (the reader's default), NAGs ignored.
 struct Collect;
 
 impl Visitor for Collect {
@@ -81,6 +86,22 @@ impl Visitor for Collect {
 
     fn san(&mut self, game: &mut PgnGame, san_plus: SanPlus) -> ControlFlow<PgnGame> {
         game.moves.push(san_plus);
+        game.comments.push(None);
+        ControlFlow::Continue(())
+    }
+
+    fn comment(&mut self, game: &mut PgnGame, comment: RawComment<'_>) -> ControlFlow<PgnGame> {
+        if let Some(last) = game.comments.last_mut() {
+            let text = String::from_utf8_lossy(comment.as_bytes());
+            let text = text.trim();
+            match last {
+                Some(before) => {
+                    before.push(' ');
+                    before.push_str(text);
+                }
+                None => *last = Some(text.to_string()),
+            }
+        }
         ControlFlow::Continue(())
     }
 
@@ -111,30 +132,125 @@ pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
     }
 }
 
-/// The FENs a game gives: positions from `RECORD_FROM_PLY` on, not in
-/// check, quiet by the quiescence test, whose move played is not a capture
-/// or promotion. `Err` names a move that is illegal.
-pub fn game_positions(game: &PgnGame, quiet: &mut QuietCheck) -> Result<Vec<String>, String> {
-    let mut board = match game.tag("FEN") {
-        Some(fen) => Board::from_fen(fen)?,
-        None => Board::default(),
+/// The engine's score in a move comment, from the mover's point of view.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CommentScore {
+    /// Centipawns (the comment gives pawns).
+    Centipawns(i32),
+    /// Mate in N moves (negative: the mover is mated).
+    Mate(i32),
+}
+
+/// The score a move comment starts with, as engines and match runners write
+/// it in pawns for the side that moved: fastchess and cutechess
+/// `+0.12/14 0.333s` (score/depth time), OpenBench `+0.35 12/20 100 5000`
+/// (score depth/seldepth time nodes), mates `+M5/12` or `-M3`. `None` for
+/// a comment without one (`book`, `0.105s`, a note).
+pub fn comment_score(comment: &str) -> Option<CommentScore> {
+    let token = comment
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .find(|t| !t.is_empty())?;
+    let score = token.split('/').next()?;
+    let (sign, rest) = match score.as_bytes().first()? {
+        b'+' => (1, &score[1..]),
+        b'-' => (-1, &score[1..]),
+        _ => (1, score),
     };
-    if let Some(variant) = game.tag("Variant")
-        && !variant.eq_ignore_ascii_case("standard")
-    {
-        return Err(format!("variant '{variant}' is not supported"));
+    if let Some(moves) = rest.strip_prefix(['M', '#']) {
+        if moves.is_empty() || !moves.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let n: i32 = moves.parse().ok()?;
+        return Some(CommentScore::Mate(sign * n));
     }
-    let mut fens = Vec::new();
+    let digits = rest.bytes().filter(u8::is_ascii_digit).count();
+    let points = rest.bytes().filter(|&b| b == b'.').count();
+    if digits == 0 || points > 1 || digits + points != rest.len() {
+        return None;
+    }
+    let pawns: f64 = rest.parse().ok()?;
+    let cp = (pawns * 100.0).round().min(1e9) as i32;
+    Some(CommentScore::Centipawns(sign * cp))
+}
+
+/// The position a game starts from: its `FEN` tag (with Chess960 castling
+/// in a `Chess960` game) or the standard start. `Err`: another variant, or
+/// a FEN that cannot be read.
+fn start_board(game: &PgnGame) -> Result<Board, String> {
+    let chess960 = match game.tag("Variant") {
+        None => false,
+        Some(v) if v.eq_ignore_ascii_case("standard") => false,
+        Some(v) if v.eq_ignore_ascii_case("chess960") || v.eq_ignore_ascii_case("fischerandom") => {
+            true
+        }
+        Some(v) => return Err(format!("variant '{v}' is not supported")),
+    };
+    match game.tag("FEN") {
+        Some(fen) => Board::from_fen_960(fen, chess960),
+        None if chess960 => Err("a Chess960 game without a FEN tag".into()),
+        None => Ok(Board::default()),
+    }
+}
+
+/// Plays a game's main line, calling `f` with each ply (from 0), the
+/// position before it and its move. `Err` names a move that is illegal (or
+/// the start position that cannot be set up).
+pub fn replay(game: &PgnGame, mut f: impl FnMut(usize, &Board, Move)) -> Result<(), String> {
+    let mut board = start_board(game)?;
     for (ply, san) in game.moves.iter().enumerate() {
         let m = san
             .san
             .to_move(board.pos())
             .map_err(|_| format!("illegal move '{san}' at ply {}", ply + 1))?;
-        if ply as u32 >= RECORD_FROM_PLY && !is_noisy(m) && quiet.is_quiet(&board) {
-            fens.push(board.fen());
-        }
+        f(ply, &board, m);
         board.play(m);
     }
+    Ok(())
+}
+
+/// Why a position of a game is not kept as a sample.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Unkept {
+    /// Before `RECORD_FROM_PLY`.
+    Opening,
+    InCheck,
+    /// The move played is a capture or a promotion.
+    Noisy,
+    /// A capture sequence changes the static evaluation.
+    NotQuiet,
+}
+
+/// The filters self-play applies to the position before move `m` at `ply`:
+/// from `RECORD_FROM_PLY` on, not in check, a quiet move played, quiet by
+/// the quiescence test (the costly one, run last).
+pub fn keep_position(
+    ply: usize,
+    board: &Board,
+    m: Move,
+    quiet: &mut QuietCheck,
+) -> Result<(), Unkept> {
+    if (ply as u64) < u64::from(RECORD_FROM_PLY) {
+        Err(Unkept::Opening)
+    } else if board.in_check() {
+        Err(Unkept::InCheck)
+    } else if is_noisy(m) {
+        Err(Unkept::Noisy)
+    } else if !quiet.is_quiet(board) {
+        Err(Unkept::NotQuiet)
+    } else {
+        Ok(())
+    }
+}
+
+/// The FENs a game gives: the positions `keep_position` keeps. `Err` names
+/// a move that is illegal.
+pub fn game_positions(game: &PgnGame, quiet: &mut QuietCheck) -> Result<Vec<String>, String> {
+    let mut fens = Vec::new();
+    replay(game, |ply, board, m| {
+        if keep_position(ply, board, m, quiet).is_ok() {
+            fens.push(board.fen());
+        }
+    })?;
     Ok(fens)
 }
 
@@ -234,6 +350,68 @@ Ke6 1/2-1/2
         assert_eq!(sans(&games[1].moves), ["d4", "d5"]);
         assert_eq!(games[1].termination, Some(Outcome::Unknown));
         assert_eq!(games[1].result(), None);
+    }
+
+    #[test]
+    fn comments_follow_their_moves() {
+        let games = parse_pgn(ANNOTATED).unwrap();
+        let c = &games[0].comments;
+        assert_eq!(c.len(), games[0].moves.len());
+        assert_eq!(c[0].as_deref(), Some("[%clk 0:03:00] (not a variation)"));
+        assert_eq!(c[1], None, "the variation's comments are not Kd7's");
+        assert_eq!(c[2].as_deref(), Some("Kd2 was"));
+        let games = parse_pgn("{a game comment} 1. e4 {+0.31/12} {0.1s} e5 *").unwrap();
+        assert_eq!(games[0].comments, [Some("+0.31/12 0.1s".to_string()), None]);
+    }
+
+    #[test]
+    fn scores_in_comments() {
+        use CommentScore::{Centipawns, Mate};
+        for (comment, score) in [
+            ("+0.12/14 0.333s", Some(Centipawns(12))),
+            ("-0.33/17 0.410s", Some(Centipawns(-33))),
+            (
+                "0.00/89 0.307s, Draw by fifty moves rule",
+                Some(Centipawns(0)),
+            ),
+            ("+0.35 12/20 100 5000", Some(Centipawns(35))),
+            ("-1.5 9/14 20 900", Some(Centipawns(-150))),
+            ("+11.63/16 0.233s", Some(Centipawns(1163))),
+            ("+M5/12 0.2s", Some(Mate(5))),
+            ("-M3 4/8 10 100", Some(Mate(-3))),
+            ("+M1/245 0.003s, White mates", Some(Mate(1))),
+            ("book", None),
+            ("0.105s", None),
+            ("", None),
+            ("+/12", None),
+            ("+M/3", None),
+            ("1.2.3/4", None),
+            ("inf/3", None),
+            ("nan", None),
+            ("-", None),
+        ] {
+            assert_eq!(comment_score(comment), score, "{comment:?}");
+        }
+    }
+
+    #[test]
+    fn chess960_games_replay_and_other_variants_are_refused() {
+        let pgn = r#"[Variant "Chess960"]
+[FEN "rk4r1/pppppppp/8/8/8/8/PPPPPPPP/RK4R1 w GAga - 0 1"]
+[Result "*"]
+
+1. O-O O-O 2. a3 a6 *
+
+[Variant "Atomic"]
+
+1. e4 *
+"#;
+        let games = parse_pgn(pgn).unwrap();
+        let mut plies = 0;
+        replay(&games[0], |_, _, _| plies += 1).unwrap();
+        assert_eq!(plies, 4);
+        let err = replay(&games[1], |_, _, _| ()).unwrap_err();
+        assert!(err.contains("Atomic"), "{err}");
     }
 
     #[test]
