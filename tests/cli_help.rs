@@ -1,70 +1,22 @@
 //! Every subcommand's help through the real binary, as a user reads it:
 //! `-h` and `--help` end with an "Examples:" block of commands to copy, and
 //! no argument states its default twice (once in its doc comment, once as
-//! clap's own `[default: X]`).
+//! clap's own `[default: X]`). The reading is `common::help_text`'s, which
+//! the lab's help test shares.
 
 mod common;
 
-use common::cli::{stockman, text};
+use common::cli::stockman;
+use common::help_text::{
+    assert_no_default_twice, entries, example_commands, examples, help, listed_subcommands,
+};
 
 /// The engine's subcommands.
 const ENGINE: [&str; 5] = ["uci", "bench", "perft", "genfens", "spsa"];
 
-/// The subcommands `stockman --help` lists (clap's `help` left out).
-fn listed_subcommands() -> Vec<String> {
-    let o = stockman(&["--help"]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    text(&o.stdout)
-        .lines()
-        .skip_while(|l| !l.starts_with("Commands:"))
-        .skip(1)
-        .take_while(|l| l.starts_with("  "))
-        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
-        .filter(|c| c != "help")
-        .collect()
-}
-
-/// `stockman <subcommand> <flag>`'s help text; fails the test if it fails.
-fn help(subcommand: &str, flag: &str) -> String {
-    let o = stockman(&[subcommand, flag]);
-    assert!(
-        o.status.success(),
-        "{subcommand} {flag}: {}",
-        text(&o.stderr)
-    );
-    text(&o.stdout)
-}
-
-/// The lines of the "Examples:" block: from that heading to the end.
-fn examples(help: &str) -> Vec<&str> {
-    help.lines()
-        .skip_while(|l| *l != "Examples:")
-        .skip(1)
-        .collect()
-}
-
-/// The help split into one entry per argument, with the text before them
-/// first: clap opens an argument's entry with its name (`-h, --help`,
-/// `--scale <SCALE>`, `[DEPTH]`) indented by at most 6 spaces, and indents
-/// the lines of its text by 10.
-fn entries(help: &str) -> Vec<String> {
-    let mut entries = vec![String::new()];
-    for line in help.lines() {
-        let name = line.trim_start();
-        let indent = line.len() - name.len();
-        if (1..=6).contains(&indent) && name.starts_with(['-', '<', '[']) {
-            entries.push(String::new());
-        }
-        let last = entries.last_mut().unwrap();
-        last.push_str(line);
-        last.push('\n');
-    }
-    entries
-}
-
 #[test]
 fn every_subcommand_help_ends_with_examples() {
-    let listed = listed_subcommands();
+    let listed = listed_subcommands(stockman);
     for engine in ENGINE {
         assert!(
             listed.iter().any(|c| c == engine),
@@ -73,13 +25,8 @@ fn every_subcommand_help_ends_with_examples() {
     }
     for subcommand in &listed {
         for flag in ["-h", "--help"] {
-            let help = help(subcommand, flag);
-            let block = examples(&help);
-            let commands: Vec<&str> = block
-                .iter()
-                .map(|l| l.trim())
-                .filter(|l| !l.is_empty() && !l.starts_with('#'))
-                .collect();
+            let help = help(stockman, subcommand, flag);
+            let commands = example_commands(&help);
             assert!(
                 !commands.is_empty(),
                 "{subcommand} {flag}: no Examples: block\n{help}"
@@ -101,15 +48,9 @@ fn every_subcommand_help_ends_with_examples() {
 
 #[test]
 fn no_argument_states_its_default_twice() {
-    for subcommand in listed_subcommands() {
+    for subcommand in listed_subcommands(stockman) {
         for flag in ["-h", "--help"] {
-            let help = help(&subcommand, flag);
-            for entry in entries(&help) {
-                assert!(
-                    entry.to_lowercase().matches("default:").count() <= 1,
-                    "{subcommand} {flag}: a default given twice:\n{entry}"
-                );
-            }
+            assert_no_default_twice(&subcommand, flag, &help(stockman, &subcommand, flag));
         }
     }
 }
@@ -118,7 +59,7 @@ fn no_argument_states_its_default_twice() {
 /// comment states the default, which must be the one the code uses.
 #[test]
 fn bench_help_states_the_default_depth() {
-    let help = help("bench", "--help");
+    let help = help(stockman, "bench", "--help");
     let stated = format!("[default: {},", stockman::bench::DEFAULT_DEPTH);
     assert!(help.contains(&stated), "{stated} not in\n{help}");
 }
@@ -137,4 +78,5 @@ fn help_entries_split_at_each_argument() {
     assert_eq!(entries[2].matches("[default:").count(), 2);
     assert!(entries[3].starts_with("  -h, --help"));
     assert_eq!(examples(help), ["  # Two", "  stockman x --scale 2"]);
+    assert_eq!(example_commands(help), ["stockman x --scale 2"]);
 }

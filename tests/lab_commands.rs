@@ -6,6 +6,7 @@
 mod common;
 
 use common::cli::{stockman, text};
+use common::help_text::listed_subcommands;
 
 /// The lab's subcommands (src/main.rs, `LAB_SUBCOMMANDS`; lab/src/main.rs).
 const LAB: [&str; 8] = [
@@ -19,24 +20,10 @@ const LAB: [&str; 8] = [
     "train-net",
 ];
 
-/// The subcommands `stockman --help` lists, and the whole help.
-fn listed_subcommands() -> (Vec<String>, String) {
-    let o = stockman(&["--help"]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let help = text(&o.stdout);
-    let listed = help
-        .lines()
-        .skip_while(|l| !l.starts_with("Commands:"))
-        .skip(1)
-        .take_while(|l| l.starts_with("  "))
-        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
-        .collect();
-    (listed, help)
-}
-
 #[test]
 fn the_engine_lists_its_own_subcommands_and_points_to_the_lab() {
-    let (listed, help) = listed_subcommands();
+    let listed = listed_subcommands(stockman);
+    let help = text(&stockman(&["--help"]).stdout);
     for engine in ["uci", "bench", "perft", "spsa", "genfens"] {
         assert!(
             listed.iter().any(|c| c == engine),

@@ -1083,7 +1083,7 @@ fn fen_variants_are_accepted() {
 fn a_pure_mode_pv_stops_at_the_third_repetition() {
     // Pure mode searches on through repetitions inside the tree (its value
     // is a function of the position); the PV it shows must still end where
-    // the game would. Found by the 100,000-session fuzz run (session 72565
+    // the game would. Found by the 100,000-conversation fuzz run (conversation 72565
     // of seed 20261123): `... pv f8g7 d3e3 g7h6 e3f3 h6g7 f3e3 g7h6 e3f3
     // h6g7 f3e3 g7g6`, whose tenth move repeats the position a third time.
     let fen = "8/8/1p2k1p1/3p3p/1p1P1P1P/1P2PK2/8/8 w - - 3 54";

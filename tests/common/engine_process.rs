@@ -70,7 +70,7 @@ impl EngineProcess {
 
     /// Starts the engine with `args` and extra environment variables.
     pub fn spawn_with_env(args: &[&str], env: &[(&str, &str)]) -> EngineProcess {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_stockman"));
+        let mut command = Command::new(super::engine_bin());
         command.args(args).envs(env.iter().copied());
         EngineProcess::spawn_command(command)
     }

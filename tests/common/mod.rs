@@ -3,11 +3,18 @@
 
 pub mod cli;
 pub mod engine_process;
+pub mod help_text;
 pub mod rust_source;
 pub mod search_check;
 pub mod searching;
 
 use std::path::PathBuf;
+
+/// The engine binary the tests drive (the lab's tests, which share
+/// `engine_process.rs`, find it beside `stockman-lab`).
+pub fn engine_bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_stockman"))
+}
 
 pub fn repo_path(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)

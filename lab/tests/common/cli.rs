@@ -29,3 +29,28 @@ pub fn scratch(name: &str) -> PathBuf {
 pub fn path(p: &Path) -> &str {
     p.to_str().expect("a UTF-8 path")
 }
+
+/// Runs `stockman-lab` with `args` then `--out TARGET`, once for a new file
+/// beside `existing` and once for `existing` itself: each run must fail
+/// with an error `says_why` accepts and no panic, leave no `.partial`
+/// file, create nothing, and keep `existing` byte for byte.
+pub fn assert_refused_keeping_outputs(
+    args: &[&str],
+    existing: &Path,
+    says_why: impl Fn(&str) -> bool,
+) {
+    let kept = std::fs::read(existing).unwrap();
+    let new = existing.with_file_name("new.bin");
+    for target in [&new, existing] {
+        let mut all = args.to_vec();
+        all.extend(["--out", path(target)]);
+        let o = lab(&all);
+        let err = text(&o.stderr);
+        assert!(!o.status.success(), "{all:?} succeeded");
+        assert!(says_why(&err), "{all:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(!Path::new(&format!("{}.partial", path(target))).exists());
+    }
+    assert!(!new.exists());
+    assert_eq!(std::fs::read(existing).unwrap(), kept);
+}

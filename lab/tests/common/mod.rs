@@ -3,7 +3,13 @@
 #![allow(dead_code)]
 
 pub mod cli;
+/// The engine's own helper for driving the binary through pipes, shared
+/// with the engine's tests (it starts `engine_bin()` below).
+#[path = "../../../tests/common/engine_process.rs"]
 pub mod engine_process;
+/// The engine's reading of `--help` text, shared with the lab's help test.
+#[path = "../../../tests/common/help_text.rs"]
+pub mod help_text;
 
 use std::path::PathBuf;
 
