@@ -352,8 +352,8 @@ impl Deepening {
 }
 
 /// Whether another iteration starts after the one at `depth`: not once the
-/// mate `go mate` asks for is found, the time is up, the node limit is
-/// reached or `stop` came.
+/// mate `go mate` asks for is found, the time is up, the node limit (hard
+/// or soft) is reached or `stop` came.
 fn go_on(s: &mut Searcher, root: &Root, depth: Depth, d: &Deepening) -> bool {
     if let Some(mate) = root.limits.mate
         && let Some(moves) = d.result.score.mate_moves()
@@ -366,6 +366,9 @@ fn go_on(s: &mut Searcher, root: &Root, depth: Depth, d: &Deepening) -> bool {
         return false;
     }
     if root.limits.nodes.is_some_and(|n| s.stats.nodes >= n) {
+        return false;
+    }
+    if root.limits.soft_nodes.is_some_and(|n| s.stats.nodes >= n) {
         return false;
     }
     s.poll_stop();
@@ -702,6 +705,58 @@ mod tests {
         let mut pv = line(&board, &["f6a6"]);
         extend_mate_line(&board, &tt, &mut pv, Score(300));
         assert_eq!(pv.len(), 1);
+    }
+
+    /// A node-limited search from `fen` with one thread and fresh tables:
+    /// its result and the node count at the end of each finished iteration.
+    fn nodes_per_iteration(fen: &str, limits: &Limits) -> (SearchResult, Vec<u64>) {
+        let board = Board::from_fen(fen).unwrap();
+        let params = SearchParams::default();
+        let mut iterations = Vec::new();
+        let mut search_memory = crate::search::ReusableSearch::new(1).unwrap();
+        let result = search_memory.run(&board, params.mode, |s| {
+            search(s, &params, limits, &mut |info| {
+                if info.bound == Bound::Exact {
+                    iterations.push(info.nodes);
+                }
+            })
+        });
+        (result, iterations)
+    }
+
+    #[test]
+    fn a_soft_node_limit_ends_the_search_after_the_iteration_that_passed_it() {
+        const MIDDLEGAME: &str =
+            "r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R2QK2R w KQ - 0 8";
+        let (soft, hard) = (3_000, 1_000_000);
+        let limits = Limits {
+            soft_nodes: Some(soft),
+            nodes: Some(hard),
+            ..Limits::default()
+        };
+        assert!(limits.is_finite(shakmaty::Color::White));
+        let (result, iterations) = nodes_per_iteration(MIDDLEGAME, &limits);
+        let (&last, before) = iterations.split_last().unwrap();
+        assert!(last >= soft, "{iterations:?}");
+        assert!(before.iter().all(|&n| n < soft), "{iterations:?}");
+        assert_eq!(result.stats.nodes, last);
+        assert!(result.stats.nodes < hard);
+        // The same soft limit alone (no hard one) stops at the same place.
+        let soft_only = Limits {
+            soft_nodes: Some(soft),
+            ..Limits::default()
+        };
+        assert!(soft_only.is_finite(shakmaty::Color::White));
+        assert_eq!(nodes_per_iteration(MIDDLEGAME, &soft_only).1, iterations);
+        // A hard limit below the iteration that passes the soft one cuts that
+        // iteration short at exactly the hard limit.
+        let cut = Limits {
+            nodes: Some(last - 1),
+            ..limits
+        };
+        let (result, cut_iterations) = nodes_per_iteration(MIDDLEGAME, &cut);
+        assert_eq!(result.stats.nodes, last - 1);
+        assert_eq!(cut_iterations, before);
     }
 
     #[test]

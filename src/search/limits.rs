@@ -25,7 +25,12 @@ impl Clock {
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
     pub depth: Option<Depth>,
+    /// The hard node limit: the search stops inside an iteration on reaching it.
     pub nodes: Option<u64>,
+    /// The soft node limit: no iteration starts once this many nodes are
+    /// searched, so the search ends after the iteration that passed it
+    /// (self-play data generation; `nodes` still bounds that iteration).
+    pub soft_nodes: Option<u64>,
     /// Search for a mate in this many moves.
     pub mate: Option<u32>,
     pub movetime: Option<Duration>,
@@ -44,8 +49,8 @@ impl Limits {
         }
     }
 
-    /// Does the search end by itself, `turn` to move: a depth, node, mate
-    /// or time limit, or a clock for the side to move, and neither
+    /// Does the search end by itself, `turn` to move: a depth, node (hard
+    /// or soft), mate or time limit, or a clock for the side to move, and neither
     /// `infinite` nor `ponder` (those wait for `stop` or `ponderhit`)?
     pub fn is_finite(&self, turn: Color) -> bool {
         let own_clock = match turn {
@@ -54,6 +59,7 @@ impl Limits {
         };
         let limited = self.depth.is_some()
             || self.nodes.is_some()
+            || self.soft_nodes.is_some()
             || self.mate.is_some()
             || self.movetime.is_some()
             || own_clock.is_some();

@@ -305,6 +305,7 @@ impl Engine {
         Limits {
             depth,
             nodes: go.nodes.map(|n| n.max(1)),
+            soft_nodes: None,
             mate: go.mate,
             movetime: ms(go.movetime),
             clock: Clock {
