@@ -10,6 +10,7 @@ pub mod convert_pgn;
 pub mod datagen;
 pub mod datagen_cmd;
 pub mod dataset;
+pub mod dfrc;
 pub mod label_cmd;
 pub mod label_engine;
 pub mod packed;
