@@ -3,7 +3,7 @@
 //! writes go to `NAME.partial`, renamed to `NAME` only when complete.
 
 use std::fs::File;
-use std::io::{BufWriter, Read, Write};
+use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 /// The most a text input (EPD, PGN, data) may hold: far above any real one.
@@ -75,11 +75,14 @@ pub fn partial_path(target: &Path) -> PathBuf {
 
 /// A file being written: the bytes go to `NAME.partial`, which `finish`
 /// renames to `NAME`. Dropped unfinished (an error, a panic), the partial
-/// file is removed and an existing `NAME` is left as it was.
+/// file is removed (unless `keep_when_unfinished` was called) and an
+/// existing `NAME` is left as it was.
 pub struct PartialFile {
     writer: Option<BufWriter<File>>,
     partial: PathBuf,
     target: PathBuf,
+    /// Left in place when dropped unfinished: a run that can go on from it.
+    keep: bool,
 }
 
 impl PartialFile {
@@ -92,7 +95,57 @@ impl PartialFile {
             writer: Some(BufWriter::new(file)),
             partial,
             target: target.to_path_buf(),
+            keep: false,
         })
+    }
+
+    /// Opens the `target.partial` an unfinished run left, cut to its first
+    /// `len` bytes, to write on after them; it is kept when dropped
+    /// unfinished. Refused when it is missing, not a regular file or
+    /// shorter than `len`.
+    pub fn resume(target: &Path, len: u64) -> Result<PartialFile, String> {
+        let partial = partial_path(target);
+        let shown = partial.display();
+        let meta = std::fs::metadata(&partial).map_err(|e| format!("cannot read {shown}: {e}"))?;
+        check_meta(&meta, &partial, u64::MAX)?;
+        if meta.len() < len {
+            return Err(format!(
+                "{shown} has {} bytes, fewer than the {len} already written",
+                meta.len()
+            ));
+        }
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&partial)
+            .map_err(|e| format!("cannot write {shown}: {e}"))?;
+        file.set_len(len)
+            .and_then(|()| file.seek(SeekFrom::End(0)))
+            .map_err(|e| format!("cannot write {shown}: {e}"))?;
+        Ok(PartialFile {
+            writer: Some(BufWriter::new(file)),
+            partial,
+            target: target.to_path_buf(),
+            keep: true,
+        })
+    }
+
+    /// Leaves the partial file in place if it is dropped unfinished (a run
+    /// that records how far its partial file is good, to go on from there).
+    pub fn keep_when_unfinished(&mut self) {
+        self.keep = true;
+    }
+
+    /// Writes everything so far through to the disk; returns the partial
+    /// file's length.
+    pub fn sync(&mut self) -> Result<u64, String> {
+        let shown = self.partial.display().to_string();
+        let writer = self.writer();
+        writer
+            .flush()
+            .and_then(|()| writer.get_ref().sync_data())
+            .and_then(|()| writer.get_ref().metadata())
+            .map(|meta| meta.len())
+            .map_err(|e| format!("cannot write {shown}: {e}"))
     }
 
     /// Checks that `target` can be written, before any long work: creates
@@ -134,7 +187,7 @@ impl Write for PartialFile {
 
 impl Drop for PartialFile {
     fn drop(&mut self) {
-        if self.writer.take().is_some() {
+        if self.writer.take().is_some() && !self.keep {
             let _ = std::fs::remove_file(&self.partial);
         }
     }
@@ -199,5 +252,34 @@ mod tests {
         assert!(PartialFile::check_writable(&unwritable).is_err());
         assert!(PartialFile::check_writable(&target).is_ok());
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
+    }
+
+    #[test]
+    fn an_unfinished_file_kept_for_later_goes_on_from_its_good_length() {
+        let dir = scratch("files-resume");
+        let target = dir.join("run.bin");
+        let refused = |len| PartialFile::resume(&target, len).err().unwrap_or_default();
+        assert!(refused(0).contains("cannot read"));
+        {
+            let mut f = PartialFile::create(&target).unwrap();
+            f.keep_when_unfinished();
+            f.write_all(b"good").unwrap();
+            assert_eq!(f.sync().unwrap(), 4);
+            f.write_all(b"torn").unwrap();
+        }
+        let partial = partial_path(&target);
+        assert_eq!(std::fs::read(&partial).unwrap(), b"goodtorn");
+        assert!(refused(9).contains("fewer than the 9"));
+        let mut f = PartialFile::resume(&target, 4).unwrap();
+        f.write_all(b" more").unwrap();
+        assert_eq!(f.sync().unwrap(), 9);
+        f.finish().unwrap();
+        assert_eq!(std::fs::read(&target).unwrap(), b"good more");
+        assert!(!partial.exists());
+        // A resumed file is kept when dropped unfinished, too.
+        std::fs::write(&partial, b"abc").unwrap();
+        drop(PartialFile::resume(&target, 2).unwrap());
+        assert_eq!(std::fs::read(&partial).unwrap(), b"ab");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
