@@ -2,12 +2,13 @@
 //! engine's score (fastchess, cutechess, OpenBench, tools/match.py) into
 //! binary records. Each scored move gives the position before it with the
 //! mover's score turned to White's and the game's result, through the same
-//! filters as self-play (`pgn::keep_position`). Mate scores are skipped, as
+//! filters as self-play (`filters::keep_position`). Mate scores are skipped, as
 //! self-play skips them; other scores are clamped to ±`MAX_SCORE`. A game
 //! that cannot be replayed, or has no result, is skipped and counted.
 
+use crate::data::filters::{Unkept, keep_position};
 use crate::data::packed::{HEADER_BYTES, PackedWriter, RECORD_BYTES, Record, clamp_score};
-use crate::data::pgn::{CommentScore, PgnGame, Unkept, comment_score, keep_position, parse_pgn};
+use crate::data::pgn::{CommentScore, PgnGame, comment_score, parse_pgn};
 use crate::data::sample::QuietCheck;
 use rayon::prelude::*;
 use std::path::Path;
@@ -50,6 +51,7 @@ impl PgnCounts {
         *match why {
             Unkept::Opening => &mut self.opening,
             Unkept::InCheck => &mut self.in_check,
+            Unkept::MateScore => &mut self.mate,
             Unkept::Noisy => &mut self.noisy,
             Unkept::NotQuiet => &mut self.not_quiet,
         } += 1;

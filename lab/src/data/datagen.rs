@@ -5,8 +5,9 @@
 //! them and labelled with its result. Game `i` depends only on the seed and
 //! `i`, so a run is reproducible whatever the thread count.
 
+use crate::data::filters::keep_scored_position;
 use crate::data::packed::{Record, clamp_score};
-use crate::data::sample::{GameResult, QuietCheck, format_line, is_noisy, keep_at_most};
+use crate::data::sample::{GameResult, QuietCheck, format_line, keep_at_most};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode};
 use std::sync::Arc;
@@ -25,9 +26,6 @@ pub const DRAW_FROM_PLY: u32 = 60;
 pub const DRAW_SCORE: i32 = 10;
 /// ... for this many plies in a row is adjudicated a draw.
 pub const DRAW_PLIES: usize = 10;
-/// Positions before this ply (counted from the start after the random
-/// plies) are not recorded.
-pub const RECORD_FROM_PLY: u32 = 8;
 /// Random plies are drawn again (up to `OPENING_TRIES` times) when the
 /// first search finds the position further than this from balanced.
 pub const OPENING_MAX_SCORE: i32 = 300;
@@ -274,7 +272,7 @@ fn play_from(
             return None;
         }
         let white_score = if turn.is_white() { score.0 } else { -score.0 };
-        if ply >= RECORD_FROM_PLY && !score.is_mate() && !is_noisy(best) && quiet.is_quiet(&board) {
+        if keep_scored_position(ply as usize, &board, best, Some(score), quiet).is_ok() {
             positions.push(Recorded {
                 pos: board.pos().clone(),
                 score: clamp_score(white_score),

@@ -11,6 +11,7 @@ pub mod datagen;
 pub mod datagen_cmd;
 pub mod dataset;
 pub mod dfrc;
+pub mod filters;
 pub mod label_cmd;
 pub mod label_engine;
 pub mod packed;

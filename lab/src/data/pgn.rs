@@ -2,11 +2,11 @@
 //! (tags, the main line's SAN moves and the comments after them, the result;
 //! variations, NAGs, `%` escape lines and annotation glyphs are understood
 //! and passed over), the engine score a move comment carries, and the
-//! positions of a game that pass the same filters as self-play, labelled
-//! with its result.
+//! positions of a game that pass the same filters as self-play
+//! (`filters`), labelled with its result.
 
-use crate::data::datagen::RECORD_FROM_PLY;
-use crate::data::sample::{GameResult, QuietCheck, is_noisy};
+use crate::data::filters::keep_position;
+use crate::data::sample::{GameResult, QuietCheck};
 use pgn_reader::{Outcome, RawComment, RawTag, Reader, SanPlus, Visitor};
 use shakmaty::Move;
 use std::ops::ControlFlow;
@@ -208,40 +208,6 @@ pub fn replay(game: &PgnGame, mut f: impl FnMut(usize, &Board, Move)) -> Result<
     Ok(())
 }
 
-/// Why a position of a game is not kept as a sample.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Unkept {
-    /// Before `RECORD_FROM_PLY`.
-    Opening,
-    InCheck,
-    /// The move played is a capture or a promotion.
-    Noisy,
-    /// A capture sequence changes the static evaluation.
-    NotQuiet,
-}
-
-/// The filters self-play applies to the position before move `m` at `ply`:
-/// from `RECORD_FROM_PLY` on, not in check, a quiet move played, quiet by
-/// the quiescence test (the costly one, run last).
-pub fn keep_position(
-    ply: usize,
-    board: &Board,
-    m: Move,
-    quiet: &mut QuietCheck,
-) -> Result<(), Unkept> {
-    if (ply as u64) < u64::from(RECORD_FROM_PLY) {
-        Err(Unkept::Opening)
-    } else if board.in_check() {
-        Err(Unkept::InCheck)
-    } else if is_noisy(m) {
-        Err(Unkept::Noisy)
-    } else if !quiet.is_quiet(board) {
-        Err(Unkept::NotQuiet)
-    } else {
-        Ok(())
-    }
-}
-
 /// The FENs a game gives: the positions `keep_position` keeps. `Err` names
 /// a move that is illegal.
 pub fn game_positions(game: &PgnGame, quiet: &mut QuietCheck) -> Result<Vec<String>, String> {
@@ -257,6 +223,7 @@ pub fn game_positions(game: &PgnGame, quiet: &mut QuietCheck) -> Result<Vec<Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::data::filters::RECORD_FROM_PLY;
 
     const PGN: &str = r#"[Event "test"]
 [White "a"]
