@@ -4,10 +4,12 @@
 //! what the hand-written bar lacked: a time estimate, a rate-limited redraw
 //! from any thread, log lines printed above the bar without tearing it.
 //! Used by `compare`, `bstar` over positions, and by the tuning tools
-//! (`datagen`, `label`, `train-net`).
+//! (`datagen`, `label`, `train-net`); datagen's estimate also heeds its
+//! time limit.
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{HumanDuration, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::io::IsTerminal;
+use std::time::{Duration, Instant};
 
 /// The bar's layout: the label, the bar, the count, the time so far and the
 /// time estimate, then the caller's message (rates, errors).
@@ -24,14 +26,42 @@ impl Progress {
     }
 
     pub fn with_output(label: impl Into<String>, total: usize, enabled: bool) -> Progress {
+        Progress::build(label, total, enabled, None)
+    }
+
+    /// A bar (drawn only if stderr is a terminal) for work that also stops
+    /// at `deadline`: its time estimate is the sooner of the two.
+    pub fn with_deadline(
+        label: impl Into<String>,
+        total: usize,
+        deadline: Option<Instant>,
+    ) -> Progress {
+        Progress::build(label, total, std::io::stderr().is_terminal(), deadline)
+    }
+
+    fn build(
+        label: impl Into<String>,
+        total: usize,
+        enabled: bool,
+        deadline: Option<Instant>,
+    ) -> Progress {
         let target = if enabled {
             ProgressDrawTarget::stderr()
         } else {
             ProgressDrawTarget::hidden()
         };
-        let style = ProgressStyle::with_template(TEMPLATE)
+        let mut style = ProgressStyle::with_template(TEMPLATE)
             .expect("a valid template")
             .progress_chars("#> ");
+        if let Some(deadline) = deadline {
+            style = style.with_key(
+                "eta",
+                move |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let eta = sooner_eta(state.eta(), Some(deadline), Instant::now());
+                    let _ = w.write_str(&human_duration(eta));
+                },
+            );
+        }
         let bar = ProgressBar::with_draw_target(Some(total as u64), target)
             .with_style(style)
             .with_prefix(label.into());
@@ -51,6 +81,14 @@ impl Progress {
     /// `done` units of work are done in all.
     pub fn set_done(&self, done: u64) {
         self.bar.set_position(done);
+    }
+
+    /// Work that goes on from `done` units (a resumed run): the rate and
+    /// the time estimate count only what is done from here.
+    pub fn start_at(&self, done: u64) {
+        self.bar.set_position(done);
+        self.bar.reset_eta();
+        self.bar.reset_elapsed();
     }
 
     /// The text after the time estimate.
@@ -83,6 +121,17 @@ impl Progress {
     }
 }
 
+/// A duration as the bar shows it: `3 minutes`, `2 hours`.
+pub fn human_duration(d: Duration) -> String {
+    format!("{:#}", HumanDuration(d))
+}
+
+/// The time left: the work's estimate `eta`, or less when `deadline` comes
+/// sooner (a run that stops at a time limit).
+pub fn sooner_eta(eta: Duration, deadline: Option<Instant>, now: Instant) -> Duration {
+    deadline.map_or(eta, |d| eta.min(d.saturating_duration_since(now)))
+}
+
 impl Drop for Progress {
     fn drop(&mut self) {
         self.finish();
@@ -105,6 +154,19 @@ mod tests {
         assert_eq!(p.done(), 1);
         assert!(!p.is_drawn());
         p.finish();
+    }
+
+    #[test]
+    fn a_deadline_shortens_the_estimate_only_when_sooner() {
+        let now = Instant::now();
+        let minute = Duration::from_secs(60);
+        assert_eq!(sooner_eta(minute, None, now), minute);
+        assert_eq!(sooner_eta(minute, Some(now + 2 * minute), now), minute);
+        assert_eq!(sooner_eta(minute, Some(now + minute / 2), now), minute / 2);
+        assert_eq!(sooner_eta(minute, Some(now), now + minute), Duration::ZERO);
+        let p = Progress::build("datagen", 10, false, Some(now + minute));
+        p.start_at(4);
+        assert_eq!(p.done(), 4);
     }
 
     #[test]

@@ -9,7 +9,7 @@ use shakmaty::{
 };
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use stockman::files::PartialFile;
+use stockman::files::{PartialFile, partial_path};
 
 /// The first 8 bytes of a data file.
 pub const MAGIC: [u8; 8] = *b"STKDATA1";
@@ -268,6 +268,29 @@ impl PackedWriter {
         };
         writer.write_bytes(&MAGIC)?;
         Ok(writer)
+    }
+
+    /// Goes on writing the `NAME.partial` an unfinished run left, cut to
+    /// its first `bytes` (the magic and whole records); it is kept when
+    /// dropped unfinished.
+    pub fn resume(path: &Path, bytes: u64) -> Result<PackedWriter, String> {
+        let records =
+            record_count(bytes).map_err(|e| format!("{}: {e}", partial_path(path).display()))?;
+        Ok(PackedWriter {
+            out: PartialFile::resume(path, bytes)?,
+            path: path.to_path_buf(),
+            records,
+        })
+    }
+
+    /// Leaves `NAME.partial` in place if dropped unfinished.
+    pub fn keep_when_unfinished(&mut self) {
+        self.out.keep_when_unfinished();
+    }
+
+    /// Writes everything so far through to the disk; returns the bytes written.
+    pub fn sync(&mut self) -> Result<u64, String> {
+        self.out.sync()
     }
 
     fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), String> {
@@ -549,6 +572,39 @@ mod tests {
         );
         assert_eq!(read_all(&write("empty.bin", &MAGIC)).unwrap(), vec![]);
         assert_eq!(record_count(8 + 64).unwrap(), 2);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_kept_file_resumes_after_its_last_whole_record() {
+        let dir = scratch("packed-resume");
+        let path = dir.join("r.bin");
+        let records: Vec<Record> = positions()
+            .iter()
+            .take(5)
+            .map(|p| Record::of(p, Some(-3), Some(GameResult::Draw)))
+            .collect();
+        let good = {
+            let mut w = PackedWriter::create(&path).unwrap();
+            w.keep_when_unfinished();
+            for r in &records[..2] {
+                w.write(r).unwrap();
+            }
+            let good = w.sync().unwrap();
+            w.write(&records[2]).unwrap();
+            good
+        };
+        assert_eq!(good, (HEADER_BYTES + 2 * RECORD_BYTES) as u64);
+        let err = PackedWriter::resume(&path, good - 1).err().unwrap_or_default();
+        assert!(err.contains("whole"), "{err}");
+        let mut w = PackedWriter::resume(&path, good).unwrap();
+        assert_eq!(w.records(), 2);
+        for r in &records[3..] {
+            w.write(r).unwrap();
+        }
+        assert_eq!(w.finish().unwrap(), 4);
+        let kept: Vec<Record> = [&records[..2], &records[3..]].concat();
+        assert_eq!(read_all(&path).unwrap(), kept);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
