@@ -1,11 +1,13 @@
-//! Self-play games for tuning data: each game starts from an opening plus a
-//! few seeded random plies, is played by the engine's own search (one thread,
-//! a fixed node or depth limit, a fresh table per game), adjudicated, and its
-//! quiet positions are kept with the score of the search that played from
-//! them and labelled with its result. Game `i` depends only on the seed and
-//! `i`, so a run is reproducible whatever the thread count.
+//! Self-play games for tuning data: each game starts from an opening (or,
+//! for a seeded share of the games, a double Fischer random start) plus a
+//! few seeded random plies, is played by the engine's own search (one
+//! thread, node or depth limits, a fresh table per game), adjudicated, and
+//! the positions that pass `filters` are kept with the score of the search
+//! that played from them and labelled with its result. Game `i` depends
+//! only on the seed and `i`, so a run is reproducible whatever the thread count.
 
-use crate::data::filters::keep_scored_position;
+use crate::data::dfrc::random_dfrc;
+use crate::data::filters::{UnkeptCounts, keep_scored_position};
 use crate::data::packed::{Record, clamp_score};
 use crate::data::sample::{GameResult, QuietCheck, format_line, keep_at_most};
 use shakmaty::fen::Fen;
@@ -30,11 +32,20 @@ pub const DRAW_PLIES: usize = 10;
 /// first search finds the position further than this from balanced.
 pub const OPENING_MAX_SCORE: i32 = 300;
 pub const OPENING_TRIES: u32 = 20;
+/// Mixed into a game's seed for the draw that decides whether it starts
+/// from a DFRC position: a stream of its own, so the other games are the
+/// very games a run without DFRC plays.
+const DFRC_CHOICE_STREAM: u64 = 0xdf5c_0000_0000_0001;
 
 /// How long each move is searched.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum MoveLimit {
-    Nodes(u64),
+    /// No search goes past `hard` nodes; with `soft`, iterative deepening
+    /// ends after the iteration that passed `soft` nodes.
+    Nodes {
+        soft: Option<u64>,
+        hard: u64,
+    },
     Depth(Depth),
 }
 
@@ -44,6 +55,9 @@ pub struct SelfPlay {
     pub openings: Vec<Chess>,
     pub limit: MoveLimit,
     pub seed: u64,
+    /// The share of the games (0 to 100 %) that start from a double
+    /// Fischer random position instead of an opening.
+    pub dfrc_percent: u8,
     pub random_plies: u32,
     /// Games reaching this many plies (after the random ones) are drawn.
     pub max_plies: u32,
@@ -66,6 +80,29 @@ pub enum Ending {
     Resigned,
     DrawAdjudicated,
     MaxLength,
+}
+
+impl Ending {
+    pub const ALL: [Ending; 6] = [
+        Ending::Checkmate,
+        Ending::Stalemate,
+        Ending::DrawRule,
+        Ending::Resigned,
+        Ending::DrawAdjudicated,
+        Ending::MaxLength,
+    ];
+
+    /// As the summary names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Ending::Checkmate => "checkmate",
+            Ending::Stalemate => "stalemate",
+            Ending::DrawRule => "draw rule",
+            Ending::Resigned => "resigned",
+            Ending::DrawAdjudicated => "draw adjudicated",
+            Ending::MaxLength => "max length",
+        }
+    }
 }
 
 /// A recorded position and the score of the engine's search of it (the
@@ -93,6 +130,12 @@ pub struct GameRecord {
     pub plies: u32,
     /// The positions recorded, in game order.
     pub positions: Vec<Recorded>,
+    /// Did it start from a double Fischer random position?
+    pub dfrc: bool,
+    /// The positions the filters left out, by reason ...
+    pub unkept: UnkeptCounts,
+    /// ... and those that passed them but `per_game` did not choose.
+    pub not_chosen: u64,
 }
 
 impl GameRecord {
@@ -122,7 +165,10 @@ impl Player {
     fn new(cfg: &SelfPlay) -> Result<Player, String> {
         let mut limits = Limits::default();
         match cfg.limit {
-            MoveLimit::Nodes(n) => limits.nodes = Some(n),
+            MoveLimit::Nodes { soft, hard } => {
+                limits.nodes = Some(hard);
+                limits.soft_nodes = soft;
+            }
             MoveLimit::Depth(d) => limits.depth = Some(d),
         }
         Ok(Player {
@@ -200,19 +246,35 @@ fn adjudicate(scores: &[i32], ply: u32) -> Option<(GameResult, Ending)> {
     None
 }
 
+/// Does game `index` (whose seed is `game_seed`) start from a DFRC position?
+fn is_dfrc_game(percent: u8, game_seed: u64) -> bool {
+    percent > 0
+        && SplitMix64::new(game_seed ^ DFRC_CHOICE_STREAM).in_range(0, 99) < i64::from(percent)
+}
+
+/// A start before the random plies: a DFRC position, or one of the openings.
+fn draw_start(cfg: &SelfPlay, dfrc: bool, rng: &mut SplitMix64) -> Board {
+    if dfrc {
+        return Board::new(random_dfrc(rng), CastlingMode::Chess960);
+    }
+    let opening = &cfg.openings[rng.in_range(0, cfg.openings.len() as i64 - 1) as usize];
+    Board::new(opening.clone(), CastlingMode::Standard)
+}
+
 /// Plays game `index` of the run.
 pub fn play_game(cfg: &SelfPlay, index: u64) -> Result<GameRecord, String> {
-    if cfg.openings.is_empty() {
+    let game_seed = mix(cfg.seed ^ mix(index.wrapping_add(1)));
+    let dfrc = is_dfrc_game(cfg.dfrc_percent, game_seed);
+    if cfg.openings.is_empty() && !dfrc {
         return Err("no opening positions".into());
     }
-    let mut rng = SplitMix64::new(mix(cfg.seed ^ mix(index.wrapping_add(1))));
+    let mut rng = SplitMix64::new(game_seed);
     let mut player = Player::new(cfg)?;
     let mut quiet = QuietCheck::new();
     let mut attempt = 0;
     loop {
         attempt += 1;
-        let opening = &cfg.openings[rng.in_range(0, cfg.openings.len() as i64 - 1) as usize];
-        let mut board = Board::new(opening.clone(), CastlingMode::Standard);
+        let mut board = draw_start(cfg, dfrc, &mut rng);
         if random_plies(&mut board, cfg.random_plies, &mut rng).is_none() {
             if attempt >= OPENING_TRIES * 4 {
                 return Err("no playable start position after the random plies".into());
@@ -220,16 +282,16 @@ pub fn play_game(cfg: &SelfPlay, index: u64) -> Result<GameRecord, String> {
             continue;
         }
         player.new_game();
-        // Only random plies can be drawn again; given openings are played as they are.
-        let picky = cfg.random_plies > 0 && attempt < OPENING_TRIES;
-        match play_from(cfg, &mut player, &mut quiet, board, picky) {
-            Some(mut record) => {
-                if let Some(n) = cfg.per_game {
-                    keep_at_most(&mut record.positions, n, &mut rng);
-                }
-                return Ok(record);
+        // Only drawn starts can be drawn again; given openings are played as they are.
+        let picky = (cfg.random_plies > 0 || dfrc) && attempt < OPENING_TRIES;
+        if let Some(mut record) = play_from(cfg, &mut player, &mut quiet, board, picky) {
+            record.dfrc = dfrc;
+            if let Some(n) = cfg.per_game {
+                let passed = record.positions.len();
+                keep_at_most(&mut record.positions, n, &mut rng);
+                record.not_chosen = (passed - record.positions.len()) as u64;
             }
-            None => continue,
+            return Ok(record);
         }
     }
 }
@@ -244,6 +306,7 @@ fn play_from(
     picky: bool,
 ) -> Option<GameRecord> {
     let mut positions = Vec::new();
+    let mut unkept = UnkeptCounts::default();
     let mut scores: Vec<i32> = Vec::new();
     let mut ply = 0;
     let (result, ending) = loop {
@@ -272,11 +335,12 @@ fn play_from(
             return None;
         }
         let white_score = if turn.is_white() { score.0 } else { -score.0 };
-        if keep_scored_position(ply as usize, &board, best, Some(score), quiet).is_ok() {
-            positions.push(Recorded {
+        match keep_scored_position(ply as usize, &board, best, Some(score), quiet) {
+            Ok(()) => positions.push(Recorded {
                 pos: board.pos().clone(),
                 score: clamp_score(white_score),
-            });
+            }),
+            Err(why) => unkept.count(why),
         }
         scores.push(white_score);
         if let Some(adjudicated) = adjudicate(&scores, ply) {
@@ -290,6 +354,9 @@ fn play_from(
         ending,
         plies: ply,
         positions,
+        dfrc: false,
+        unkept,
+        not_chosen: 0,
     })
 }
 
@@ -297,6 +364,7 @@ fn play_from(
 mod tests {
     use super::*;
     use crate::data::dataset::parse_line;
+    use crate::data::filters::RECORD_FROM_PLY;
     use crate::data::packed::MAX_SCORE;
     use shakmaty::Position;
 
@@ -307,8 +375,12 @@ mod tests {
     fn config(nodes: u64) -> SelfPlay {
         SelfPlay {
             openings: vec![Chess::default()],
-            limit: MoveLimit::Nodes(nodes),
+            limit: MoveLimit::Nodes {
+                soft: None,
+                hard: nodes,
+            },
             seed: 7,
+            dfrc_percent: 0,
             random_plies: 6,
             max_plies: 120,
             hash_mb: 1,
@@ -362,6 +434,111 @@ mod tests {
         // Another seed plays other games.
         let other = SelfPlay { seed: 8, ..cfg };
         assert_ne!(fens(&play_game(&other, 0).unwrap()), fens(&a[0]));
+    }
+
+    /// Every searched position is kept, left out by a filter, or not chosen.
+    fn searched_positions(g: &GameRecord) -> u64 {
+        let u = g.unkept;
+        g.positions.len() as u64
+            + u.opening
+            + u.in_check
+            + u.mate_score
+            + u.noisy
+            + u.not_quiet
+            + g.not_chosen
+    }
+
+    #[test]
+    fn every_searched_position_is_accounted_for() {
+        let few = SelfPlay {
+            per_game: Some(2),
+            ..config(200)
+        };
+        for i in 0..2 {
+            let g = play_game(&few, i).unwrap();
+            let adjudicated = matches!(g.ending, Ending::Resigned | Ending::DrawAdjudicated);
+            assert_eq!(
+                searched_positions(&g),
+                u64::from(g.plies + u32::from(adjudicated))
+            );
+            assert_eq!(g.unkept.opening, u64::from(RECORD_FROM_PLY));
+            assert!(g.not_chosen > 0);
+        }
+    }
+
+    #[test]
+    fn a_seeded_share_of_the_games_starts_from_dfrc_and_the_others_stay_as_they_were() {
+        let seed = |i: u64| mix(7 ^ mix(i + 1));
+        let share = |p| (0..1000).filter(|&i| is_dfrc_game(p, seed(i))).count();
+        assert_eq!((share(0), share(100)), (0, 1000));
+        let tenth = share(10);
+        assert!((60..=140).contains(&tenth), "{tenth}");
+        // A game that is not DFRC is the game a run without DFRC plays.
+        let mixed = SelfPlay {
+            dfrc_percent: 50,
+            ..config(200)
+        };
+        let plain = config(200);
+        let (mut dfrc, mut same) = (0, 0);
+        for i in 0..6 {
+            let g = play_game(&mixed, i).unwrap();
+            assert_eq!(g.dfrc, is_dfrc_game(50, seed(i)));
+            if g.dfrc {
+                dfrc += 1;
+            } else {
+                assert_eq!(fens(&g), fens(&play_game(&plain, i).unwrap()));
+                same += 1;
+            }
+        }
+        assert!(dfrc > 0 && same > 0, "{dfrc} {same}");
+    }
+
+    #[test]
+    fn dfrc_games_repeat_and_their_fens_read_back_with_chess960_castling() {
+        let all_dfrc = SelfPlay {
+            dfrc_percent: 100,
+            openings: Vec::new(),
+            ..config(200)
+        };
+        let mut odd_castling = 0;
+        for i in 0..4 {
+            let g = play_game(&all_dfrc, i).unwrap();
+            assert!(g.dfrc);
+            assert_eq!(fens(&g), fens(&play_game(&all_dfrc, i).unwrap()));
+            for p in &g.positions {
+                let (back, _) = stockman::board::parse_fen(&p.fen(), false).unwrap();
+                assert_eq!(back.board(), p.pos.board(), "{}", p.fen());
+                assert_eq!(back.turn(), p.pos.turn());
+                let rights = p.pos.castles().castling_rights();
+                assert_eq!(back.castles().castling_rights(), rights, "{}", p.fen());
+                let standard = shakmaty::Bitboard::CORNERS;
+                odd_castling += usize::from(rights.any() && !standard.is_superset(rights));
+            }
+        }
+        assert!(
+            odd_castling > 0,
+            "no position kept a Chess960 castling right"
+        );
+        // Without openings, a game that is not DFRC cannot start.
+        let none = SelfPlay {
+            openings: Vec::new(),
+            ..config(200)
+        };
+        assert!(play_game(&none, 0).is_err());
+    }
+
+    #[test]
+    fn a_soft_node_limit_plays_other_games_repeatably() {
+        let soft = SelfPlay {
+            limit: MoveLimit::Nodes {
+                soft: Some(100),
+                hard: 400,
+            },
+            ..config(400)
+        };
+        let g = play_game(&soft, 0).unwrap();
+        assert_eq!(fens(&g), fens(&play_game(&soft, 0).unwrap()));
+        assert_ne!(fens(&g), fens(&play_game(&config(400), 0).unwrap()));
     }
 
     #[test]

@@ -1,26 +1,22 @@
-//! `stockman-lab datagen`: self-play games (or the games of a PGN file) in
-//! parallel, written in game order as `<FEN> [result]` lines after `#`
-//! lines that say how the data was made, or as binary records with the
-//! search scores (`--format bin`); progress on stderr, a summary as the last
-//! line of stdout.
+//! `stockman-lab datagen`: its arguments, and the self-play run they make —
+//! the games' configuration, the header line and what defines the run for
+//! a checkpoint, a fresh start or a resumption, and the summary (the last
+//! line of stdout). `--pgn` hands over to `datagen_pgn`.
 
-use crate::data::datagen::{Ending, GameRecord, MoveLimit, SelfPlay, play_game};
-use crate::data::packed::{PackedWriter, Record};
-use crate::data::pgn::{game_positions, parse_pgn};
-use crate::data::sample::{GameResult, QuietCheck, format_line, keep_at_most};
-use crate::progress::Progress;
-use clap::{Args, ValueEnum};
-use rayon::prelude::*;
-use std::collections::BTreeMap;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use crate::data::checkpoint::{Checkpoint, checkpoint_path, content_hash};
+use crate::data::datagen::{MoveLimit, SelfPlay};
+use crate::data::datagen_pgn::from_pgn;
+use crate::data::game_sink::{DataFormat, Sink};
+use crate::data::selfplay_run::{Done, RunPlan, Start, play_games};
+use crate::data::tallies::Totals;
+use clap::Args;
+use shakmaty::Chess;
+use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
-use stockman::board::parse_fen;
-use stockman::files::PartialFile;
+use std::time::Duration;
+use stockman::files::partial_path;
 use stockman::nnue::Network;
 use stockman::positions::parse_epd_positions;
-use stockman::rng::{SplitMix64, mix};
 use stockman::score::Depth;
 use stockman::search::Evaluation;
 
@@ -29,14 +25,26 @@ pub const OPENINGS_EPD: &str = include_str!("../../../positions/openings.epd");
 /// The deepest `--depth`: a self-play move searched deeper takes minutes.
 const MAX_DATAGEN_DEPTH: i64 = 20;
 
-/// Nodes per move when neither `--nodes` nor `--depth` is given.
+/// Nodes per move when neither `--nodes` nor `--depth` nor `--soft-nodes` is given.
 pub const DEFAULT_NODES: u64 = 5000;
+/// With `--soft-nodes S` alone, the hard limit is this many times S: the
+/// iteration that passes S rarely takes more than twice the nodes of all
+/// before it, so the hard limit only stops a search that explodes.
+pub const HARD_PER_SOFT_NODES: u64 = 4;
+/// The share of DFRC starts when `--dfrc-percent` is not given.
+pub const DEFAULT_DFRC_PERCENT: u8 = 10;
+/// The least time between two checkpoints when `--checkpoint-seconds` is not given.
+pub const DEFAULT_CHECKPOINT_SECONDS: u64 = 30;
 
 /// `stockman-lab datagen --help`'s examples.
 const EXAMPLES: &str = "\
 Examples:
   # 20,000 self-play games at 5,000 nodes a move, as binary records with scores
   stockman-lab datagen --out games.bin --games 20000 --nodes 5000 --seed 1
+  # A day of data: soft 5,000 / hard 20,000 nodes a move, 10 % DFRC starts
+  stockman-lab datagen --out day.bin --games 100000000 --time-limit 86400 --soft-nodes 5000 --nodes 20000 --seed 1
+  # The same run after a kill or a power cut: goes on from its last checkpoint
+  stockman-lab datagen --out day.bin --games 100000000 --time-limit 86400 --soft-nodes 5000 --nodes 20000 --seed 1 --resume
   # The quiet positions of a PGN file's games, as text lines
   stockman-lab datagen --pgn games.pgn --out games.txt";
 
@@ -60,11 +68,18 @@ pub struct DatagenArgs {
           value_parser = clap::value_parser!(u64).range(1..))]
     pub games: Option<u64>,
 
-    /// Nodes searched per move [default: 5000].
+    /// Hard node limit per move: no search goes past it [default: 5000, or
+    /// 4 x --soft-nodes when that is given].
     #[arg(long, conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
 
-    /// Fixed search depth per move instead of a node limit (1..=20: deeper
+    /// Soft node limit per move: iterative deepening ends after the
+    /// iteration that passed it (no new iteration starts), so each move
+    /// ends on a whole iteration; --nodes still bounds that iteration.
+    #[arg(long, conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..))]
+    pub soft_nodes: Option<u64>,
+
+    /// Fixed search depth per move instead of node limits (1..=20: deeper
     /// takes minutes to hours per move).
     #[arg(long, value_parser = clap::value_parser!(i32).range(1..=MAX_DATAGEN_DEPTH))]
     pub depth: Option<Depth>,
@@ -73,13 +88,21 @@ pub struct DatagenArgs {
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub threads: Option<u64>,
 
-    /// Seed of the opening choice and the random plies (game i depends only on it and i).
+    /// Seed of the opening choice, the DFRC starts and the random plies
+    /// (game i depends only on it and i).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
 
     /// EPD file of start positions [default: the embedded positions/openings.epd].
     #[arg(long)]
     pub openings: Option<PathBuf>,
+
+    /// Percentage of the games (drawn per game with its seed) that start
+    /// from a random double Fischer random position, played with Chess960
+    /// castling, instead of an opening.
+    #[arg(long, default_value_t = DEFAULT_DFRC_PERCENT, conflicts_with = "pgn",
+          value_parser = clap::value_parser!(u8).range(0..=100))]
+    pub dfrc_percent: u8,
 
     /// Random legal plies played after the opening.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=60))]
@@ -94,7 +117,8 @@ pub struct DatagenArgs {
     pub hash: u64,
 
     /// Take the positions from the games of this PGN file instead of playing.
-    #[arg(long, conflicts_with_all = ["games", "nodes", "depth", "openings", "random_plies", "seed"])]
+    #[arg(long, conflicts_with_all = ["games", "nodes", "soft_nodes", "depth", "openings",
+                                      "random_plies", "seed", "resume"])]
     pub pgn: Option<PathBuf>,
 
     /// The evaluation the players search with: `network` (the engine's) or
@@ -114,22 +138,30 @@ pub struct DatagenArgs {
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub per_game: Option<u64>,
 
-    /// Start no more games after this many seconds: the games in flight
-    /// finish and the file is written as for a full run, with fewer games
-    /// (a burst on a borrowed machine) [default: no limit].
+    /// Start no more games after this many seconds of the run (a resumed
+    /// run counts the time before its last checkpoint): the games in
+    /// flight finish and the file is written as for a full run, with fewer
+    /// games [default: no limit].
     #[arg(long, conflicts_with = "pgn", value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
     pub time_limit: Option<u64>,
+
+    /// Go on with the unfinished run of --out from its checkpoint
+    /// (OUT.checkpoint beside OUT.partial), with the same arguments
+    /// (--threads and --checkpoint-seconds may differ); the finished file is
+    /// the one an uninterrupted run writes.
+    #[arg(long)]
+    pub resume: bool,
+
+    /// The least time between two checkpoints (the games written so far put
+    /// on disk and OUT.checkpoint rewritten): a kill loses at most this
+    /// much play and the games in flight.
+    #[arg(long, default_value_t = DEFAULT_CHECKPOINT_SECONDS, conflicts_with = "pgn",
+          value_parser = clap::value_parser!(u64).range(0..=86_400))]
+    pub checkpoint_seconds: u64,
 }
 
 fn parse_evaluation(s: &str) -> Result<Evaluation, String> {
     s.parse()
-}
-
-/// The format of datagen's output.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub enum DataFormat {
-    Text,
-    Bin,
 }
 
 impl DatagenArgs {
@@ -166,6 +198,24 @@ impl DatagenArgs {
         }
     }
 
+    /// The node or depth limits of each move.
+    fn move_limit(&self) -> Result<MoveLimit, String> {
+        match (self.depth, self.soft_nodes, self.nodes) {
+            (Some(d), _, _) => Ok(MoveLimit::Depth(d)),
+            (None, Some(soft), Some(hard)) if soft > hard => Err(format!(
+                "--soft-nodes {soft} is above --nodes {hard}, the hard limit"
+            )),
+            (None, Some(soft), hard) => Ok(MoveLimit::Nodes {
+                soft: Some(soft),
+                hard: hard.unwrap_or(soft.saturating_mul(HARD_PER_SOFT_NODES)),
+            }),
+            (None, None, hard) => Ok(MoveLimit::Nodes {
+                soft: None,
+                hard: hard.unwrap_or(DEFAULT_NODES),
+            }),
+        }
+    }
+
     /// ` --time-limit S` for the header line, or nothing.
     fn time_limit_text(&self) -> String {
         self.time_limit
@@ -181,113 +231,20 @@ impl DatagenArgs {
     }
 }
 
-/// Tallies of a run.
-#[derive(Default)]
-struct Totals {
-    games: u64,
-    positions: u64,
-    results: BTreeMap<&'static str, u64>,
-    endings: BTreeMap<String, u64>,
-    skipped: u64,
-}
-
-impl Totals {
-    fn add(&mut self, result: GameResult, positions: usize) {
-        self.games += 1;
-        self.positions += positions as u64;
-        let key = match result {
-            GameResult::WhiteWins => "+",
-            GameResult::Draw => "=",
-            GameResult::BlackWins => "-",
-        };
-        *self.results.entry(key).or_default() += 1;
-    }
-
-    fn wdl(&self) -> String {
-        let n = |k| self.results.get(k).copied().unwrap_or(0);
-        format!("+{} ={} -{}", n("+"), n("="), n("-"))
-    }
-}
-
-/// Where the positions go: text lines or binary records. Either way the
-/// output goes to `OUT.partial`, renamed to `OUT` when every game is
-/// written: a failed or killed run leaves an existing `OUT` as it was.
-enum Sink {
-    Text(PartialFile, PathBuf),
-    Bin(PackedWriter),
-}
-
-impl Sink {
-    fn create(args: &DatagenArgs) -> Result<Sink, String> {
-        Ok(match args.data_format() {
-            DataFormat::Text => Sink::Text(PartialFile::create(&args.out)?, args.out.clone()),
-            DataFormat::Bin => Sink::Bin(PackedWriter::create(&args.out)?),
-        })
-    }
-
-    /// A `#` line saying how the data was made (binary files have none).
-    fn comment(&mut self, text: &str) -> Result<(), String> {
-        match self {
-            Sink::Text(out, path) => writeln!(out, "# {text}").map_err(io(path)),
-            Sink::Bin(_) => Ok(()),
-        }
-    }
-
-    /// A self-play game's positions (with their scores in binary).
-    fn game(&mut self, game: &GameRecord) -> Result<(), String> {
-        match self {
-            Sink::Text(out, path) => game
-                .lines()
-                .try_for_each(|line| writeln!(out, "{line}").map_err(io(path))),
-            Sink::Bin(out) => game.records().try_for_each(|r| out.write(&r)),
-        }
-    }
-
-    /// A PGN game's positions: no search score.
-    fn fens(&mut self, fens: &[String], result: GameResult) -> Result<(), String> {
-        match self {
-            Sink::Text(out, path) => fens.iter().try_for_each(|fen| {
-                writeln!(out, "{}", format_line(fen, result)).map_err(io(path))
-            }),
-            Sink::Bin(out) => fens.iter().try_for_each(|fen| {
-                let (pos, _) = parse_fen(fen, false)?;
-                out.write(&Record::of(&pos, None, Some(result)))
-            }),
-        }
-    }
-
-    fn flush(&mut self) -> Result<(), String> {
-        match self {
-            Sink::Text(out, path) => out.flush().map_err(io(path)),
-            Sink::Bin(out) => out.flush(),
-        }
-    }
-
-    fn finish(self) -> Result<(), String> {
-        match self {
-            Sink::Text(out, _) => out.finish(),
-            Sink::Bin(out) => out.finish().map(|_| ()),
-        }
-    }
-}
-
-fn io(path: &Path) -> impl Fn(std::io::Error) -> String + '_ {
-    move |e| format!("writing {}: {e}", path.display())
-}
-
 /// Runs `stockman-lab datagen`.
 pub fn run_datagen(args: &DatagenArgs) -> Result<(), String> {
-    let pool = crate::pool::pool(args.threads.map(|t| t as usize))?;
-    let threads = pool.current_num_threads();
     match &args.pgn {
-        Some(pgn) => pool.install(|| from_pgn(args, pgn)),
-        None => pool.install(|| self_play(args, threads)),
+        Some(pgn) => {
+            let pool = crate::pool::pool(args.threads.map(|t| t as usize))?;
+            pool.install(|| from_pgn(pgn, &args.out, args.data_format(), args.per_game))
+        }
+        None => self_play(args),
     }
 }
 
-fn self_play(args: &DatagenArgs, threads: usize) -> Result<(), String> {
-    let games = args.games.ok_or("--games is required without --pgn")?;
-    let (openings_text, openings_name) = match &args.openings {
+/// The opening positions, their name for the header and their text's hash.
+fn openings(args: &DatagenArgs) -> Result<(Vec<Chess>, String, u64), String> {
+    let (text, name) = match &args.openings {
         Some(path) => (
             stockman::files::read_text(path, stockman::files::MAX_TEXT_BYTES)?,
             path.display().to_string(),
@@ -297,193 +254,189 @@ fn self_play(args: &DatagenArgs, threads: usize) -> Result<(), String> {
             "embedded positions/openings.epd".into(),
         ),
     };
-    let openings = parse_epd_positions(&openings_text)
-        .map_err(|e| format!("{openings_name}: {e}"))?
+    let positions = parse_epd_positions(&text)
+        .map_err(|e| format!("{name}: {e}"))?
         .into_iter()
         .map(|p| p.pos)
         .collect();
-    let limit = match (args.nodes, args.depth) {
-        (_, Some(d)) => MoveLimit::Depth(d),
-        (n, None) => MoveLimit::Nodes(n.unwrap_or(DEFAULT_NODES)),
+    Ok((positions, name, content_hash(text.as_bytes())))
+}
+
+/// The command that made the data, as the header line and the checkpoint
+/// record it (without `--threads` and `--checkpoint-seconds`, which change
+/// nothing in the file).
+fn command_text(args: &DatagenArgs, games: u64, limit: MoveLimit) -> String {
+    let limit_text = match limit {
+        MoveLimit::Nodes { soft: None, hard } => format!("--nodes {hard}"),
+        MoveLimit::Nodes {
+            soft: Some(soft),
+            hard,
+        } => format!("--nodes {hard} --soft-nodes {soft}"),
+        MoveLimit::Depth(d) => format!("--depth {d}"),
     };
+    format!(
+        "stockman-lab datagen --games {games} {limit_text} --seed {} --random-plies {} \
+         --max-plies {} --hash {} --dfrc-percent {}{}{}{}",
+        args.seed,
+        args.random_plies,
+        args.max_plies,
+        args.hash,
+        args.dfrc_percent,
+        args.time_limit_text(),
+        args.per_game_text(),
+        args.evaluation_text(),
+    )
+}
+
+/// A self-play run: set up, played (from its checkpoint with `--resume`),
+/// finished and summed up.
+fn self_play(args: &DatagenArgs) -> Result<(), String> {
+    let games = args.games.ok_or("--games is required without --pgn")?;
+    let threads = match args.threads {
+        Some(t) => t as usize,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let (openings, openings_name, openings_hash) = openings(args)?;
+    let limit = args.move_limit()?;
+    let network = args.network()?;
+    let version = env!("CARGO_PKG_VERSION");
+    let command = command_text(args, games, limit);
+    let run_line = format!(
+        "{command} --format {} (openings #{openings_hash:016x}; network #{:016x}; stockman {version})",
+        args.data_format().name(),
+        content_hash(&network.to_bytes()),
+    );
     let cfg = SelfPlay {
         openings,
         limit,
         seed: args.seed,
+        dfrc_percent: args.dfrc_percent,
         random_plies: args.random_plies,
         max_plies: args.max_plies,
         hash_mb: args.hash as usize,
         per_game: args.per_game.map(|n| n as usize),
         evaluation: args.evaluation,
-        network: args.network()?,
+        network,
     };
-    let limit_text = match limit {
-        MoveLimit::Nodes(n) => format!("--nodes {n}"),
-        MoveLimit::Depth(d) => format!("--depth {d}"),
+    let plan = RunPlan {
+        cfg: &cfg,
+        games,
+        threads,
+        time_limit: args.time_limit.map(Duration::from_secs),
+        checkpoint_every: Duration::from_secs(args.checkpoint_seconds),
+        checkpoint_path: checkpoint_path(&args.out),
+        run_line,
     };
-    let mut out = Sink::create(args)?;
-    out.comment(&format!(
-        "stockman-lab datagen --games {games} {limit_text} --seed {} --random-plies {} \
-         --max-plies {} --hash {}{}{}{} (openings: {openings_name}; stockman {})",
-        args.seed,
-        args.random_plies,
-        args.max_plies,
-        args.hash,
-        args.time_limit_text(),
-        args.per_game_text(),
-        args.evaluation_text(),
-        env!("CARGO_PKG_VERSION")
-    ))?;
-    out.comment("self-play, labels: the game result for White (1.0, 0.5, 0.0)")?;
-
-    let started = Instant::now();
-    let mut totals = Totals::default();
-    let chunk = (threads as u64 * 16).max(1);
-    let progress = Progress::new("datagen", games as usize);
-    let time_limit = args.time_limit.map(Duration::from_secs);
-    let mut next = 0;
-    while next < games {
-        if time_limit.is_some_and(|limit| started.elapsed() >= limit) {
-            progress.log(&format!(
-                "datagen: --time-limit reached after {next} of {games} games; no more are started"
-            ));
-            break;
-        }
-        let end = (next + chunk).min(games);
-        let records: Vec<Result<GameRecord, String>> = (next..end)
-            .into_par_iter()
-            .map(|i| play_game(&cfg, i))
-            .collect();
-        for (i, record) in (next..end).zip(records) {
-            let record = record.map_err(|e| format!("game {i}: {e}"))?;
-            out.game(&record)?;
-            totals.add(record.result, record.positions.len());
-            *totals
-                .endings
-                .entry(ending_name(record.ending).into())
-                .or_default() += 1;
-        }
-        out.flush()?;
-        next = end;
-        let secs = started.elapsed().as_secs_f64().max(1e-3);
-        progress.set_done(next);
-        progress.set_message(format!("{} positions", totals.positions));
-        progress.log(&format!(
-            "datagen: {next}/{games} games, {} positions, {} (White), {:.2} games/s, \
-             {:.0} positions/s ({:.1} per thread)",
-            totals.positions,
-            totals.wdl(),
-            next as f64 / secs,
-            totals.positions as f64 / secs,
-            totals.positions as f64 / secs / threads as f64
-        ));
+    let (mut sink, start) = if args.resume {
+        resume(args, &plan)?
+    } else {
+        let header = format!("{command} (openings: {openings_name}; stockman {version})");
+        start_fresh(args, &plan, &header)?
+    };
+    let done = play_games(&plan, start, &mut sink).map_err(|e| {
+        format!(
+            "{e}\n{} and {} are kept: the same command with --resume goes on from the last checkpoint",
+            partial_path(&args.out).display(),
+            plan.checkpoint_path.display()
+        )
+    })?;
+    sink.finish()?;
+    if let Err(e) = std::fs::remove_file(&plan.checkpoint_path) {
+        eprintln!(
+            "datagen: cannot remove {}: {e}",
+            plan.checkpoint_path.display()
+        );
     }
-    progress.finish();
-    let endings: Vec<String> = totals
-        .endings
-        .iter()
-        .map(|(k, v)| format!("{k} {v}"))
-        .collect();
-    eprintln!("datagen: endings: {}", endings.join(", "));
-    out.finish()?;
-    println!(
-        "datagen: {} games, {} positions, {} for White, written to {}",
-        totals.games,
-        totals.positions,
-        totals.wdl(),
-        args.out.display()
-    );
+    summarize(args, &done);
     Ok(())
 }
 
-fn ending_name(e: Ending) -> &'static str {
-    match e {
-        Ending::Checkmate => "checkmate",
-        Ending::Stalemate => "stalemate",
-        Ending::DrawRule => "draw rule",
-        Ending::Resigned => "resigned",
-        Ending::DrawAdjudicated => "draw adjudicated",
-        Ending::MaxLength => "max length",
-    }
-}
-
-/// The recorded FENs of one PGN game, or why it was skipped.
-type GamePositions = Result<Vec<String>, String>;
-
-fn from_pgn(args: &DatagenArgs, pgn: &Path) -> Result<(), String> {
-    let text = stockman::files::read_text(pgn, stockman::files::MAX_TEXT_BYTES)?;
-    let games = parse_pgn(&text).map_err(|e| format!("{}: {e}", pgn.display()))?;
-    if games.is_empty() {
-        return Err(format!("{}: no games", pgn.display()));
-    }
-    let mut out = Sink::create(args)?;
-    out.comment(&format!(
-        "stockman-lab datagen --pgn {}{} ({} games; stockman {})",
-        pgn.display(),
-        args.per_game_text(),
-        games.len(),
-        env!("CARGO_PKG_VERSION")
-    ))?;
-    out.comment("positions of the games, labels: the game result for White")?;
-    let started = Instant::now();
-    let mut totals = Totals::default();
-    let chunk = 256;
-    let progress = Progress::new("datagen", games.len());
-    for (c, part) in games.chunks(chunk).enumerate() {
-        let done: Vec<Option<(GameResult, GamePositions)>> = part
-            .par_iter()
-            .enumerate()
-            .map_init(QuietCheck::new, |quiet, (i, g)| {
-                g.result().map(|r| {
-                    let mut fens = game_positions(g, quiet);
-                    if let (Some(n), Ok(fens)) = (args.per_game, &mut fens) {
-                        // Game numbers from 1, as the messages count them.
-                        let number = (c * chunk + i + 1) as u64;
-                        keep_at_most(fens, n as usize, &mut SplitMix64::new(mix(number)));
-                    }
-                    (r, fens)
-                })
-            })
-            .collect();
-        for (i, d) in done.into_iter().enumerate() {
-            match d {
-                Some((result, Ok(fens))) => {
-                    out.fens(&fens, result)?;
-                    totals.add(result, fens.len());
-                }
-                Some((_, Err(e))) => {
-                    progress.log(&format!(
-                        "datagen: game {}: skipped: {e}",
-                        c * chunk + i + 1
-                    ));
-                    totals.skipped += 1;
-                }
-                None => totals.skipped += 1,
-            }
-        }
-        out.flush()?;
-        progress.inc(part.len() as u64);
-        progress.set_message(format!("{} positions", totals.positions));
-        progress.log(&format!(
-            "datagen: {}/{} games, {} positions, {:.0} positions/s",
-            (c * chunk + part.len()),
-            games.len(),
-            totals.positions,
-            totals.positions as f64 / started.elapsed().as_secs_f64().max(1e-3)
+/// A new `OUT.partial` with the header lines, and the checkpoint of its
+/// start; refused while an unfinished run's checkpoint is there.
+fn start_fresh(args: &DatagenArgs, plan: &RunPlan, header: &str) -> Result<(Sink, Start), String> {
+    let checkpoint = &plan.checkpoint_path;
+    if checkpoint.exists() {
+        return Err(format!(
+            "{} is there: a run of {} was not finished. Add --resume to go on with it, \
+             or delete {} and {} to start again",
+            checkpoint.display(),
+            args.out.display(),
+            checkpoint.display(),
+            partial_path(&args.out).display()
         ));
     }
-    progress.finish();
-    if totals.games == 0 {
-        return Err(format!("{}: no game with a result", pgn.display()));
+    let mut sink = Sink::create(args.data_format(), &args.out)?;
+    sink.keep_when_unfinished();
+    sink.comment(header)?;
+    sink.comment("self-play, labels: the game result for White (1.0, 0.5, 0.0)")?;
+    let start = Start {
+        next_game: 0,
+        totals: Totals::default(),
+        elapsed: Duration::ZERO,
+    };
+    Checkpoint {
+        run: plan.run_line.clone(),
+        next_game: 0,
+        bytes: sink.sync()?,
+        elapsed: Duration::ZERO,
+        totals: Totals::default(),
     }
-    out.finish()?;
+    .write(checkpoint)?;
+    Ok((sink, start))
+}
+
+/// The unfinished run's `OUT.partial`, cut to its checkpoint's length, and
+/// where it stood; refused without a checkpoint or with other arguments.
+fn resume(args: &DatagenArgs, plan: &RunPlan) -> Result<(Sink, Start), String> {
+    let path = &plan.checkpoint_path;
+    if !path.exists() {
+        return Err(format!(
+            "--resume: there is no checkpoint {}: no unfinished run of {} to go on with \
+             (start one without --resume)",
+            path.display(),
+            args.out.display()
+        ));
+    }
+    let checkpoint = Checkpoint::read(path)?;
+    if checkpoint.run != plan.run_line {
+        return Err(format!(
+            "--resume: {} is the checkpoint of another run; the arguments must be the same \
+             (--threads and --checkpoint-seconds aside):\n  the run:  {}\n  now:      {}",
+            path.display(),
+            checkpoint.run,
+            plan.run_line
+        ));
+    }
+    let sink = Sink::resume(args.data_format(), &args.out, checkpoint.bytes)?;
+    eprintln!(
+        "datagen: resuming {} at game {} of {} ({} positions written)",
+        args.out.display(),
+        checkpoint.next_game,
+        plan.games,
+        checkpoint.totals.positions
+    );
+    let start = Start {
+        next_game: checkpoint.next_game,
+        totals: checkpoint.totals,
+        elapsed: checkpoint.elapsed,
+    };
+    Ok((sink, start))
+}
+
+/// The endings and the positions left out on stderr, the summary as the
+/// last line of stdout.
+fn summarize(args: &DatagenArgs, done: &Done) {
+    let t = &done.totals;
+    eprintln!("datagen: endings: {}", t.endings_text());
+    eprintln!("datagen: positions not kept: {}", t.unkept_text());
+    let per_second = t.positions as f64 / done.elapsed.as_secs_f64().max(1e-3);
     println!(
-        "datagen: {} games ({} skipped), {} positions, {} for White, written to {}",
-        totals.games,
-        totals.skipped,
-        totals.positions,
-        totals.wdl(),
+        "datagen: {} games, {} positions, {} for White, {} from DFRC starts, \
+         {per_second:.0} positions/s, written to {}",
+        t.games,
+        t.positions,
+        t.wdl(),
+        t.dfrc_games,
         args.out.display()
     );
-    Ok(())
 }

@@ -595,7 +595,9 @@ mod tests {
             good
         };
         assert_eq!(good, (HEADER_BYTES + 2 * RECORD_BYTES) as u64);
-        let err = PackedWriter::resume(&path, good - 1).err().unwrap_or_default();
+        let err = PackedWriter::resume(&path, good - 1)
+            .err()
+            .unwrap_or_default();
         assert!(err.contains("whole"), "{err}");
         let mut w = PackedWriter::resume(&path, good).unwrap();
         assert_eq!(w.records(), 2);
