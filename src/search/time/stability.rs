@@ -153,8 +153,7 @@ mod tests {
         assert!(with_share(1.0).total() < 1.0, "every node on the best move");
         assert!(with_share(0.2).total() > 1.0, "the effort spread out");
         // At the default constants: (1.5 - share) × 1.35.
-        let defaults = NODE_SHARE_BASE_CENTI == 150 && NODE_SHARE_SCALE_CENTI == 135;
-        if defaults && !cfg!(feature = "spsa") {
+        if tp!(NODE_SHARE_BASE_CENTI) == 150 && tp!(NODE_SHARE_SCALE_CENTI) == 135 {
             assert!((with_share(1.0).by_nodes - 0.675).abs() < 1e-9);
             assert!((with_share(0.5).by_nodes - 1.35).abs() < 1e-9);
         }
@@ -183,9 +182,7 @@ mod tests {
         // A new best move, a falling score and no effort on it reach past
         // the ceiling at the default constants.
         let worst = after(&[(true, 0, 0, None), (false, 0, -1000, Some(0.0))]).soft_scale();
-        if !cfg!(feature = "spsa") {
-            assert!(worst.by_move * worst.by_score * worst.by_nodes > max);
-        }
+        assert!(worst.by_move * worst.by_score * worst.by_nodes > max);
         assert_eq!(worst.total(), max);
         // Factors far out of range are held to the bounds.
         let extreme = SoftScale {
