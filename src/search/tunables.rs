@@ -121,11 +121,12 @@ crate::tunables! {
     /// centipawns in the last iteration.
     SCORE_DROP_CP: i32 = 30, 10..=100, 4.0;
     SCORE_DROP_PERCENT: u32 = 130, 100..=200, 5.0;
-    /// By the best move's share of the last iteration's root nodes:
-    /// `(NODE_SHARE_BASE_CENTI - 100 × share) × NODE_SHARE_SCALE_CENTI / 10^4`
-    /// (1.35 at a share of one half, 0.675 when the best move took every node).
+    /// By the best move's share of the root nodes (the mean of the last two
+    /// iterations): `(NODE_SHARE_BASE_CENTI - 100 × share) ×
+    /// NODE_SHARE_SCALE_CENTI / 10^4` (1.1 at a share of one half, 0.55 when
+    /// the best move took every node, about 1 at the typical 0.6).
     NODE_SHARE_BASE_CENTI: u32 = 150, 110..=250, 5.0;
-    NODE_SHARE_SCALE_CENTI: u32 = 135, 50..=250, 8.0;
+    NODE_SHARE_SCALE_CENTI: u32 = 110, 50..=250, 8.0;
     /// The bounds of the product, in percent.
     TIME_SCALE_MIN_PERCENT: u32 = 35, 10..=80, 3.0;
     TIME_SCALE_MAX_PERCENT: u32 = 250, 150..=400, 10.0;

@@ -23,8 +23,12 @@ pub struct Stability {
     changed_now: bool,
     /// The score fell by more than `SCORE_DROP_CP` in the last iteration.
     dropped_now: bool,
-    /// The last iteration's best move's share (0 to 1) of its root nodes.
+    /// The best move's share (0 to 1) of the root nodes: the mean over the
+    /// last two iterations that counted it (the share swings between odd
+    /// and even depths), or the last one's alone.
     best_move_share: Option<f64>,
+    /// The last iteration's share alone, for the next mean.
+    last_share: Option<f64>,
 }
 
 /// The soft limit's scale after an iteration, factor by factor.
@@ -62,10 +66,14 @@ impl Stability {
         self.changed_now = !same_move;
         self.unchanged = if same_move { self.unchanged + 1 } else { 0 };
         self.dropped_now = current.0 < previous.0 - tp!(SCORE_DROP_CP);
-        self.best_move_share = best_move_share;
+        self.best_move_share = match (self.last_share, best_move_share) {
+            (Some(before), Some(now)) => Some((before + now) / 2.0),
+            (_, now) => now,
+        };
+        self.last_share = best_move_share;
     }
 
-    /// The best move's share of the last iteration's root nodes.
+    /// The best move's share of the root nodes, over the last two iterations.
     pub fn best_move_share(&self) -> Option<f64> {
         self.best_move_share
     }
@@ -102,7 +110,9 @@ impl Stability {
 /// `(base - share) × scale`: a best move that took nearly all the root's
 /// nodes had its rivals refuted quickly (stop sooner); a small share means
 /// other moves needed a deep look (think longer). At the defaults (1.5 and
-/// 1.35) a share of 1 gives 0.675, a share of 0.5 gives 1.35.
+/// 1.1) a share of 1 gives 0.55, a share of 0.5 gives 1.1 and the typical
+/// share, about 0.6, about 1: the factor moves time between moves rather
+/// than spending more of it.
 fn node_share_factor(share: f64) -> f64 {
     let base = f64::from(tp!(NODE_SHARE_BASE_CENTI)) / 100.0;
     let scale = f64::from(tp!(NODE_SHARE_SCALE_CENTI)) / 100.0;
@@ -152,13 +162,29 @@ mod tests {
         }
         assert!(with_share(1.0).total() < 1.0, "every node on the best move");
         assert!(with_share(0.2).total() > 1.0, "the effort spread out");
-        // At the default constants: (1.5 - share) × 1.35.
-        if tp!(NODE_SHARE_BASE_CENTI) == 150 && tp!(NODE_SHARE_SCALE_CENTI) == 135 {
-            assert!((with_share(1.0).by_nodes - 0.675).abs() < 1e-9);
-            assert!((with_share(0.5).by_nodes - 1.35).abs() < 1e-9);
+        // At the default constants: (1.5 - share) × 1.1.
+        if tp!(NODE_SHARE_BASE_CENTI) == 150 && tp!(NODE_SHARE_SCALE_CENTI) == 110 {
+            assert!((with_share(1.0).by_nodes - 0.55).abs() < 1e-9);
+            assert!((with_share(0.5).by_nodes - 1.1).abs() < 1e-9);
         }
         // Without a count the factor is neutral.
         assert_eq!(after(&[(true, 20, 20, None)]).soft_scale().by_nodes, 1.0);
+    }
+
+    #[test]
+    fn the_share_is_the_mean_of_the_last_two_iterations() {
+        let s = after(&[(true, 0, 0, Some(0.8)), (true, 0, 0, Some(0.4))]);
+        assert!((s.best_move_share().unwrap() - 0.6).abs() < 1e-9);
+        let s = after(&[
+            (true, 0, 0, Some(0.2)),
+            (true, 0, 0, Some(0.8)),
+            (true, 0, 0, Some(1.0)),
+        ]);
+        assert!((s.best_move_share().unwrap() - 0.9).abs() < 1e-9);
+        let first = after(&[(true, 0, 0, None), (true, 0, 0, Some(0.7))]);
+        assert_eq!(first.best_move_share(), Some(0.7), "one count alone");
+        let none = after(&[(true, 0, 0, Some(0.7)), (true, 0, 0, None)]);
+        assert_eq!(none.best_move_share(), None, "no count now: no scaling");
     }
 
     #[test]
