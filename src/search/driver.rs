@@ -11,6 +11,7 @@ use crate::known::rank_root_moves;
 use crate::known::root::TbOutcome;
 use crate::score::{Depth, MAX_PLY, Score};
 use crate::search::time::TimeBudget;
+use crate::search::time::stability::{SoftScale, Stability};
 use crate::search::tunables::NEXT_ITERATION_PERCENT;
 use crate::tp;
 use crate::tt::Bound;
@@ -88,8 +89,15 @@ impl Root<'_> {
     }
 }
 
-/// A searched line: the back end's iteration and its principal variation.
-type Line = (Iteration, Vec<Move>);
+/// A searched line of an iteration.
+struct Line {
+    /// The back end's result: the value and the best move.
+    it: Iteration,
+    pv: Vec<Move>,
+    /// The share (0 to 1) of the line's root nodes, over all its passes,
+    /// that went to its best move (`None` when none were counted).
+    best_move_share: Option<f64>,
+}
 
 /// What iterative deepening carries from one iteration to the next.
 struct Deepening {
@@ -221,7 +229,7 @@ fn search_lines(
         let Some(line) = search_line(s, root, completion, &excluded, depth, guess) else {
             break;
         };
-        excluded.push(line.0.best);
+        excluded.push(line.it.best);
         lines.push(line);
         if index + 1 < root.lines_wanted {
             s.poll_stop();
@@ -253,8 +261,13 @@ fn search_line(
     s.set_root_moves(&remaining);
     s.mate_found = guess.is_mate();
     let it = backends::iterate(root.params.algorithm, s, depth, guess)?;
+    let best_move_share = s.root_move_share(it.best);
     let pv = principal_variation(s, root.params, completion, it.best, it.score, depth);
-    Some((it, pv))
+    Some(Line {
+        it,
+        pv,
+        best_move_share,
+    })
 }
 
 /// An iteration stopped inside its pass, after a move beat the pass's
@@ -301,10 +314,10 @@ fn report_iteration(
     lines: &mut [Line],
     report: &mut dyn FnMut(&Info),
 ) {
-    lines.sort_by_key(|line| std::cmp::Reverse(line.0.score));
+    lines.sort_by_key(|line| std::cmp::Reverse(line.it.score));
     let elapsed = s.control().elapsed();
     let hashfull = s.tt.hashfull();
-    for (index, (it, pv)) in lines.iter().enumerate() {
+    for (index, Line { it, pv, .. }) in lines.iter().enumerate() {
         report(&Info {
             depth,
             seldepth: s.stats.seldepth,
@@ -324,16 +337,21 @@ impl Deepening {
     /// Takes a finished iteration's lines (best first) as the result, the
     /// next iteration's guesses and a step of the stability.
     fn record(&mut self, depth: Depth, lines: Vec<Line>) {
-        for (guess, (it, _)) in self.guesses.iter_mut().zip(&lines) {
-            *guess = it.score;
+        for (guess, line) in self.guesses.iter_mut().zip(&lines) {
+            *guess = line.it.score;
         }
         let result = &mut self.result;
-        let (best, best_pv) = &lines[0];
+        let Line {
+            it: best,
+            pv: best_pv,
+            best_move_share,
+        } = &lines[0];
         if depth > 1 {
             self.stability.update(
                 result.best_move == Some(best.best),
                 result.score,
                 best.score,
+                *best_move_share,
             );
         }
         result.best_move = Some(best.best);
@@ -343,7 +361,7 @@ impl Deepening {
         result.ponder_move = best_pv.get(1).copied();
         result.lines = lines
             .iter()
-            .map(|(it, pv)| PvLine {
+            .map(|Line { it, pv, .. }| PvLine {
                 score: it.score,
                 moves: pv.clone(),
             })
@@ -376,25 +394,38 @@ fn go_on(s: &mut Searcher, root: &Root, depth: Depth, d: &Deepening) -> bool {
 }
 
 /// Whether a timed search stops after the iteration at `depth`: with one
-/// root move, or past its share of the soft limit, scaled by how settled
-/// the search looks. Never while pondering. (`movetime` has no soft limit:
-/// it searches until the hard one.)
+/// root move, or once `next_iteration_until` has passed. Never while
+/// pondering. (`movetime` has no soft limit: it searches until the hard one.)
 fn time_is_up(s: &Searcher, root: &Root, depth: Depth, stability: &Stability) -> bool {
     let budget = root.budget;
     let spent = s.control().elapsed();
-    // No iteration starts once this much time has gone: a share of the
-    // soft limit, scaled by how settled the search looks.
-    let next_iteration_until = budget
-        .soft
-        .map(|soft| soft.mul_f64(next_iteration_share() * stability.soft_scale()));
+    let scale = stability.soft_scale();
+    let next_iteration_until = next_iteration_until(budget, &scale);
     if let (Some(soft), Some(until)) = (budget.soft, next_iteration_until) {
         log::debug!(
-            "time: depth {depth} done at {spent:?}; soft limit {soft:?}, next iteration only before {until:?}"
+            "time: depth {depth} done at {spent:?}; soft limit {soft:?} scaled by {:.2} \
+             (best move {:.2}, score {:.2}, node share {} -> {:.2}), next iteration only before {until:?}",
+            scale.total(),
+            scale.by_move,
+            scale.by_score,
+            stability
+                .best_move_share()
+                .map_or("-".to_string(), |share| format!("{:.0} %", share * 100.0)),
+            scale.by_nodes,
         );
     }
     !s.control().is_pondering()
         && budget.hard.is_some()
         && (root.moves.len() == 1 || next_iteration_until.is_some_and(|until| spent >= until))
+}
+
+/// The time after which no iteration starts: `NEXT_ITERATION_PERCENT` of
+/// the soft limit times `scale` (how settled the search looks). `None`
+/// without a soft limit (`movetime`, `go nodes`, `go depth`, `infinite`).
+fn next_iteration_until(budget: TimeBudget, scale: &SoftScale) -> Option<Duration> {
+    budget
+        .soft
+        .map(|soft| soft.mul_f64(next_iteration_share() * scale.total()))
 }
 
 /// The result as the user sees it: the search's statistics, and scores
@@ -456,41 +487,6 @@ fn shown_score(score: Score, root_tb: Option<TbOutcome>) -> Score {
 /// together, and one cut short by the hard limit is mostly wasted.
 fn next_iteration_share() -> f64 {
     f64::from(tp!(NEXT_ITERATION_PERCENT)) / 100.0
-}
-
-/// How settled the search looks: a best move that stays put and a score that
-/// holds let the soft limit shrink; a new best move or a falling score make it grow.
-#[derive(Default)]
-struct Stability {
-    /// Iterations in a row that kept the same best move.
-    unchanged: u32,
-    /// The last iteration changed the best move.
-    changed_now: bool,
-    /// The score fell by more than `SCORE_DROP` in the last iteration.
-    dropped_now: bool,
-}
-
-/// A fall of the score (centipawns) between iterations that buys more time.
-const SCORE_DROP: i32 = 30;
-
-impl Stability {
-    fn update(&mut self, same_move: bool, previous: Score, current: Score) {
-        self.changed_now = !same_move;
-        self.unchanged = if same_move { self.unchanged + 1 } else { 0 };
-        self.dropped_now = current.0 < previous.0 - SCORE_DROP;
-    }
-
-    /// Multiplier for the soft limit.
-    fn soft_scale(&self) -> f64 {
-        let by_move = match self.unchanged {
-            _ if self.changed_now => 1.4,
-            0..=1 => 1.0,
-            2..=3 => 0.8,
-            _ => 0.6,
-        };
-        let by_score = if self.dropped_now { 1.3 } else { 1.0 };
-        by_move * by_score
-    }
 }
 
 /// The principal variation of a finished line: the triangular PV when it
@@ -679,6 +675,100 @@ mod tests {
         let mut pv = line(&board, &["e6e7", "d3e3", "e7f6", "e3f3"]);
         end_with_the_game(&board, &mut pv);
         assert_eq!(pv.len(), 4);
+    }
+
+    fn ms(v: u64) -> Duration {
+        Duration::from_millis(v)
+    }
+
+    /// The scale after one more iteration that kept the best move and the
+    /// score, its share of the root nodes `share`.
+    fn scale_with_share(share: Option<f64>) -> SoftScale {
+        let mut stability = Stability::default();
+        stability.update(true, Score(10), Score(10), share);
+        stability.soft_scale()
+    }
+
+    #[test]
+    fn the_next_iteration_waits_longer_when_the_best_move_took_less_of_the_nodes() {
+        let budget = TimeBudget {
+            soft: Some(ms(1000)),
+            hard: Some(ms(3000)),
+        };
+        let unscaled = next_iteration_until(budget, &scale_with_share(None)).unwrap();
+        assert_eq!(unscaled, ms(1000).mul_f64(next_iteration_share()));
+        let spread = next_iteration_until(budget, &scale_with_share(Some(0.2))).unwrap();
+        let focused = next_iteration_until(budget, &scale_with_share(Some(0.95))).unwrap();
+        assert!(
+            spread > unscaled && unscaled > focused,
+            "{spread:?} {focused:?}"
+        );
+        // `movetime`, `go nodes`, `go depth`: no soft limit, nothing to scale.
+        let movetime = Limits {
+            movetime: Some(ms(1000)),
+            ..Limits::default()
+        };
+        let budget = TimeBudget::new(&movetime, shakmaty::Color::White, ms(10));
+        assert_eq!(
+            next_iteration_until(budget, &scale_with_share(Some(0.2))),
+            None
+        );
+        for limits in [
+            Limits::depth(5),
+            Limits {
+                nodes: Some(1000),
+                ..Limits::default()
+            },
+        ] {
+            let budget = TimeBudget::new(&limits, shakmaty::Color::White, ms(10));
+            assert_eq!(budget, TimeBudget::UNLIMITED);
+            assert_eq!(
+                next_iteration_until(budget, &scale_with_share(Some(0.2))),
+                None
+            );
+        }
+    }
+
+    /// Far more than the clock's poll (every 1024 nodes) and a PV's
+    /// completion need; only a search that ignored the hard limit exceeds it.
+    const HARD_LIMIT_SLACK: Duration = Duration::from_secs(1);
+
+    #[test]
+    fn a_clock_search_returns_within_its_hard_limit_with_every_back_end() {
+        let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+        for algorithm in crate::search::Algorithm::ALL {
+            for (wtime, winc, movestogo) in [(300, 0, None), (2000, 20, None), (1000, 0, Some(1))] {
+                let limits = Limits {
+                    clock: crate::search::limits::Clock {
+                        wtime: Some(ms(wtime)),
+                        btime: Some(ms(wtime)),
+                        winc: Some(ms(winc)),
+                        binc: Some(ms(winc)),
+                        movestogo,
+                    },
+                    ..Limits::default()
+                };
+                let params = SearchParams {
+                    algorithm,
+                    ..SearchParams::default()
+                };
+                let board = Board::from_fen(fen).unwrap();
+                let mut s = Searcher::standalone(board, 4, SearchMode::Normal).unwrap();
+                let overhead = ms(params.move_overhead_ms);
+                let hard = TimeBudget::new(&limits, shakmaty::Color::White, overhead)
+                    .hard
+                    .unwrap();
+                let started = std::time::Instant::now();
+                let result = search(&mut s, &params, &limits, &mut |_| {});
+                let elapsed = started.elapsed();
+                let case = format!("{algorithm} wtime {wtime} winc {winc} movestogo {movestogo:?}");
+                assert!(result.best_move.is_some(), "{case}");
+                assert!(
+                    elapsed <= hard + HARD_LIMIT_SLACK,
+                    "{case}: {elapsed:?}, hard limit {hard:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -20,6 +20,7 @@ pub mod ordering;
 pub mod pv;
 pub mod pv_completion;
 pub mod reusable;
+pub mod root_effort;
 pub mod see;
 pub mod selectivity;
 pub mod static_eval;

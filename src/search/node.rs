@@ -15,6 +15,7 @@ use super::grain::Grain;
 use super::history::History;
 use super::ordering::Killers;
 use super::pv::PvTable;
+use super::root_effort::RootEffort;
 use super::selectivity::*;
 use super::static_eval::{Evaluation, StaticEval};
 use super::{SearchMode, SearchStats};
@@ -208,6 +209,9 @@ pub struct Searcher {
     /// is not the position's value and must not be stored in the TT.
     root_restricted: bool,
     pub root_best: Option<RootBest>,
+    /// The nodes under each of `root_moves` since they were set: every pass
+    /// of the current line's iteration (for the time manager).
+    root_effort: RootEffort,
     /// The static evaluation at each ply of the current line (`-INFINITE`
     /// in check), for the improving flag.
     static_evals: [Score; MAX_PLY + 1],
@@ -238,6 +242,7 @@ impl Searcher {
         let mut board = board;
         board.set_root();
         let root_moves = board.legal_moves();
+        let root_effort = RootEffort::for_moves(&root_moves);
         Searcher {
             board,
             tt,
@@ -257,6 +262,7 @@ impl Searcher {
             root_moves,
             root_restricted: false,
             root_best: None,
+            root_effort,
             static_evals: [-Score::INFINITE; MAX_PLY + 1],
             line: [None; MAX_PLY + 1],
             excluded: [None; MAX_PLY + 1],
@@ -289,7 +295,8 @@ impl Searcher {
         self.hard_limit_armed = true;
     }
 
-    /// Restricts the root to `moves` (a subset of the legal moves).
+    /// Restricts the root to `moves` (a subset of the legal moves) and
+    /// starts counting their nodes afresh (`root_move_share`).
     pub fn set_root_moves(&mut self, moves: &[Move]) {
         let all = self.board.legal_moves();
         self.root_moves.clear();
@@ -298,7 +305,20 @@ impl Searcher {
                 self.root_moves.push(m);
             }
         }
+        self.root_effort.set_moves(&self.root_moves);
         self.root_restricted = self.root_moves.len() < all.len();
+    }
+
+    /// The nodes counted under each root move since the root moves were set.
+    pub fn root_effort(&self) -> &RootEffort {
+        &self.root_effort
+    }
+
+    /// The share (0 to 1) of the root's nodes spent under `mv` since the
+    /// root moves were set: over every pass of the line's iteration when the
+    /// driver asks. `None` when nothing was counted.
+    pub fn root_move_share(&self, mv: Move) -> Option<f64> {
+        self.root_effort.share(mv)
     }
 
     pub fn into_tables(self) -> Box<SearchTables> {

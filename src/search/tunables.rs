@@ -104,4 +104,30 @@ crate::tunables! {
     /// started only while less than this share (percent) of the soft limit,
     /// as scaled by how settled the search looks, has gone.
     NEXT_ITERATION_PERCENT: u32 = 75, 30..=100, 4.0;
+    /// Time management (`crate::search::time::stability`): that share of the
+    /// soft limit is scaled by the product of three factors, held within
+    /// `TIME_SCALE_MIN_PERCENT..=TIME_SCALE_MAX_PERCENT` percent.
+    /// By the best move: this percent after an iteration that changed it,
+    /// `STABILITY_SETTLING_PERCENT` once it has held that many iterations in
+    /// a row, `STABILITY_SETTLED_PERCENT` once it has held that many, and
+    /// `STABILITY_NEW_PERCENT` before.
+    STABILITY_CHANGED_PERCENT: u32 = 140, 100..=200, 5.0;
+    STABILITY_NEW_PERCENT: u32 = 100, 70..=130, 4.0;
+    STABILITY_SETTLING_ITERATIONS: u32 = 2, 1..=4, 0.5;
+    STABILITY_SETTLING_PERCENT: u32 = 80, 50..=110, 4.0;
+    STABILITY_SETTLED_ITERATIONS: u32 = 4, 2..=8, 0.5;
+    STABILITY_SETTLED_PERCENT: u32 = 60, 30..=100, 4.0;
+    /// By the score: this percent when it fell by more than `SCORE_DROP_CP`
+    /// centipawns in the last iteration.
+    SCORE_DROP_CP: i32 = 30, 10..=100, 4.0;
+    SCORE_DROP_PERCENT: u32 = 130, 100..=200, 5.0;
+    /// By the best move's share of the root nodes (the mean of the last two
+    /// iterations): `(NODE_SHARE_BASE_CENTI - 100 × share) ×
+    /// NODE_SHARE_SCALE_CENTI / 10^4` (1.1 at a share of one half, 0.55 when
+    /// the best move took every node, about 1 at the typical 0.6).
+    NODE_SHARE_BASE_CENTI: u32 = 150, 110..=250, 5.0;
+    NODE_SHARE_SCALE_CENTI: u32 = 110, 50..=250, 8.0;
+    /// The bounds of the product, in percent.
+    TIME_SCALE_MIN_PERCENT: u32 = 35, 10..=80, 3.0;
+    TIME_SCALE_MAX_PERCENT: u32 = 250, 150..=400, 10.0;
 }

@@ -176,9 +176,13 @@ impl Searcher {
             if self.prunes_move(m, quiet, cx, alpha, best, tried.quiets.len()) {
                 continue;
             }
+            let nodes_before = self.stats.nodes;
             let score = self.search_move(m, move_index, quiet, alpha, beta, cx);
             if self.stopped {
                 return MovesSearched::Final(Score::ZERO);
+            }
+            if cx.node.root {
+                self.root_effort.add(m, self.stats.nodes - nodes_before);
             }
             if score > best {
                 best = score;
