@@ -848,18 +848,4 @@ mod tests {
         assert_eq!(result.stats.nodes, last - 1);
         assert_eq!(cut_iterations, before);
     }
-
-    #[test]
-    fn stable_searches_get_less_time_and_unstable_ones_more() {
-        let mut s = Stability::default();
-        assert_eq!(s.soft_scale(), 1.0);
-        for _ in 0..5 {
-            s.update(true, Score(20), Score(22));
-        }
-        assert!(s.soft_scale() < 1.0);
-        s.update(false, Score(22), Score(25));
-        assert!(s.soft_scale() > 1.0);
-        s.update(true, Score(25), Score(-40));
-        assert!(s.soft_scale() > 1.0, "a falling score buys time");
-    }
 }
