@@ -8,6 +8,7 @@
 
 pub mod bench;
 pub mod board;
+pub mod chess960;
 pub mod eval;
 pub mod files;
 pub mod genfens;

@@ -1,0 +1,161 @@
+//! The Chess960 start positions by Scharnagl number (0..960, 518 being
+//! the standard one) and double Fischer random (DFRC) starts, one number per
+//! side, as FENs with Shredder castling rights (rook files: `HAha`).
+
+use shakmaty::Role;
+
+/// The number of Chess960 start positions.
+pub const POSITIONS: u16 = 960;
+/// Scharnagl's number of the standard start position (RNBQKBNR).
+pub const STANDARD: u16 = 518;
+
+/// The squares of the two knights among the five left empty by the bishops
+/// and the queen, for each of the ten knight numbers.
+const KNIGHTS: [(usize, usize); 10] = [
+    (0, 1),
+    (0, 2),
+    (0, 3),
+    (0, 4),
+    (1, 2),
+    (1, 3),
+    (1, 4),
+    (2, 3),
+    (2, 4),
+    (3, 4),
+];
+
+/// The back rank of start position `number`, from the a-file to the h-file;
+/// `None` outside 0..960. The bishops first (light-squared, then
+/// dark-squared: four files each), the queen on one of the six squares left,
+/// the knights on two of the five left (ten ways), then rook, king, rook.
+pub fn back_rank(number: u16) -> Option<[Role; 8]> {
+    if number >= POSITIONS {
+        return None;
+    }
+    let n = usize::from(number);
+    let mut rank: [Option<Role>; 8] = [None; 8];
+    rank[2 * (n % 4) + 1] = Some(Role::Bishop);
+    rank[2 * (n / 4 % 4)] = Some(Role::Bishop);
+    let n = n / 16;
+    put_on_empty(&mut rank, n % 6, Role::Queen);
+    let (first, second) = KNIGHTS[n / 6];
+    // The second knight's index counts the squares still empty after the first.
+    put_on_empty(&mut rank, first, Role::Knight);
+    put_on_empty(&mut rank, second - 1, Role::Knight);
+    for role in [Role::Rook, Role::King, Role::Rook] {
+        put_on_empty(&mut rank, 0, role);
+    }
+    Some(rank.map(|r| r.expect("all eight squares are filled")))
+}
+
+/// Puts `role` on the `index`-th empty square of `rank`.
+fn put_on_empty(rank: &mut [Option<Role>; 8], index: usize, role: Role) {
+    let square = rank
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.is_none())
+        .nth(index)
+        .map(|(file, _)| file)
+        .expect("the numbering leaves enough empty squares");
+    rank[square] = Some(role);
+}
+
+/// The FEN of the DFRC start with White's back rank `white` and Black's
+/// `black` (Black's mirrored onto the eighth rank), every castling right
+/// given by its rook's file. `None` when a number is outside 0..960.
+pub fn dfrc_fen(white: u16, black: u16) -> Option<String> {
+    let (w, b) = (back_rank(white)?, back_rank(black)?);
+    let row = |rank: &[Role; 8], upper: bool| -> String {
+        rank.iter()
+            .map(|r| {
+                let c = r.char();
+                if upper { c.to_ascii_uppercase() } else { c }
+            })
+            .collect()
+    };
+    let castling = rook_files(&w).to_ascii_uppercase() + &rook_files(&b);
+    Some(format!(
+        "{}/pppppppp/8/8/8/8/PPPPPPPP/{} w {castling} - 0 1",
+        row(&b, false),
+        row(&w, true)
+    ))
+}
+
+/// The FEN of Chess960 start position `number` (both sides alike).
+pub fn chess960_fen(number: u16) -> Option<String> {
+    dfrc_fen(number, number)
+}
+
+/// The files of a back rank's rooks, the king-side one first (Shredder
+/// castling letters, lower case).
+fn rook_files(rank: &[Role; 8]) -> String {
+    let files = b"abcdefgh";
+    rank.iter()
+        .enumerate()
+        .rev()
+        .filter(|&(_, &r)| r == Role::Rook)
+        .map(|(i, _)| char::from(files[i]))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use std::collections::BTreeSet;
+
+    fn letters(number: u16) -> String {
+        back_rank(number)
+            .unwrap()
+            .iter()
+            .map(|r| r.upper_char())
+            .collect()
+    }
+
+    #[test]
+    fn scharnagl_numbers_name_the_known_positions() {
+        // Numbers from the Chess960 numbering scheme's published table.
+        assert_eq!(letters(0), "BBQNNRKR");
+        assert_eq!(letters(STANDARD), "RNBQKBNR");
+        assert_eq!(letters(959), "RKRNNQBB");
+        assert_eq!(letters(1), "BQNBNRKR");
+        assert_eq!(back_rank(POSITIONS), None);
+        assert_eq!(dfrc_fen(0, POSITIONS), None);
+    }
+
+    #[test]
+    fn the_960_back_ranks_are_distinct_and_follow_the_rules() {
+        let mut seen = BTreeSet::new();
+        for n in 0..POSITIONS {
+            let rank = back_rank(n).unwrap();
+            let at = |role| -> Vec<usize> { (0..8).filter(|&i| rank[i] == role).collect() };
+            let (bishops, rooks, king) = (at(Role::Bishop), at(Role::Rook), at(Role::King));
+            assert!(bishops[0] % 2 != bishops[1] % 2, "{n}: bishops");
+            assert!(rooks[0] < king[0] && king[0] < rooks[1], "{n}: king");
+            assert_eq!(at(Role::Knight).len(), 2);
+            assert_eq!(at(Role::Queen).len(), 1);
+            seen.insert(rank);
+        }
+        assert_eq!(seen.len(), usize::from(POSITIONS));
+    }
+
+    #[test]
+    fn dfrc_starts_are_legal_positions_with_four_castling_rights() {
+        use shakmaty::{CastlingSide, Color, Position};
+        for (white, black) in [(0, 959), (STANDARD, 17), (300, 300), (959, 0)] {
+            let fen = dfrc_fen(white, black).unwrap();
+            let board = Board::from_fen_960(&fen, true).unwrap();
+            for color in Color::ALL {
+                for side in CastlingSide::ALL {
+                    assert!(board.pos().castles().has(color, side), "{fen}");
+                }
+            }
+            // Pawn moves and knight jumps only: no castling through pieces.
+            assert!(board.legal_moves().iter().all(|m| !m.is_castle()), "{fen}");
+        }
+        assert_eq!(
+            chess960_fen(STANDARD).unwrap(),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1"
+        );
+    }
+}
