@@ -2,12 +2,16 @@
 //! the incrementally updated Zobrist (Polyglot) key, the key history of the game
 //! and the search path, and the draw rules (repetition, fifty moves, material).
 
+mod key;
+
+pub use key::{full_key, next_key};
+
 use crate::score::MAX_PLY;
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{
-    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, MoveList, Piece,
-    Position, PositionError, PositionErrorKinds, Role, attacks,
+    Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, MoveList, Piece, Position,
+    PositionError, PositionErrorKinds, attacks,
 };
 
 /// How the key of a position treats en passant: only a legally capturable
@@ -437,108 +441,9 @@ fn to_position(fen: Fen, mode: CastlingMode) -> Result<Chess, (PositionErrorKind
         })
 }
 
-/// The Zobrist key of a position, computed from scratch.
-pub fn full_key(pos: &Chess) -> u64 {
-    let z: Zobrist64 = pos.zobrist_hash(EP_MODE);
-    z.0
-}
-
-/// The key of `after`, the position reached by playing the legal move `m`
-/// from `pos` (whose key is `key`), updated incrementally: the moved,
-/// captured and promoted pieces, castling rights, the en passant file and the
-/// side to move. Callers have played the move already; `after` is only read.
-pub fn next_key(pos: &Chess, after: &Chess, key: u64, m: Move) -> u64 {
-    let turn = pos.turn();
-    let mut k = Zobrist64(key);
-    k ^= Zobrist64::zobrist_for_white_turn();
-    match m {
-        Move::Normal {
-            role,
-            from,
-            capture,
-            to,
-            promotion,
-        } => {
-            k ^= Zobrist64::zobrist_for_piece(from, role.of(turn));
-            k ^= Zobrist64::zobrist_for_piece(to, promotion.unwrap_or(role).of(turn));
-            if let Some(c) = capture {
-                k ^= Zobrist64::zobrist_for_piece(to, c.of(!turn));
-            }
-        }
-        Move::EnPassant { from, to } => {
-            k ^= Zobrist64::zobrist_for_piece(from, Role::Pawn.of(turn));
-            k ^= Zobrist64::zobrist_for_piece(to, Role::Pawn.of(turn));
-            let captured = shakmaty::Square::from_coords(to.file(), from.rank());
-            k ^= Zobrist64::zobrist_for_piece(captured, Role::Pawn.of(!turn));
-        }
-        Move::Castle { king, rook } => {
-            let side = CastlingSide::from_queen_side(rook < king);
-            k ^= Zobrist64::zobrist_for_piece(king, Role::King.of(turn));
-            k ^= Zobrist64::zobrist_for_piece(rook, Role::Rook.of(turn));
-            k ^= Zobrist64::zobrist_for_piece(side.king_to(turn), Role::King.of(turn));
-            k ^= Zobrist64::zobrist_for_piece(side.rook_to(turn), Role::Rook.of(turn));
-        }
-        Move::Put { .. } => unreachable!("no drops in standard chess"),
-    }
-    // Castling rights and en passant depend on the resulting position; the
-    // rights change only when a king or rook square is touched, and an en
-    // passant square exists only after a double pawn push.
-    let before = pos.castles().castling_rights();
-    let touched = before.contains(m.from().expect("standard moves have a from square"))
-        || before.contains(m.to())
-        || matches!(m, Move::Castle { .. })
-        || m.role() == Role::King;
-    let old_ep = pos.ep_square(EP_MODE);
-    let double_push = m.role() == Role::Pawn
-        && m.from()
-            .is_some_and(|f| shakmaty::Square::distance(f, m.to()) == 2);
-    if touched || old_ep.is_some() || double_push {
-        if touched {
-            for color in Color::ALL {
-                for side in CastlingSide::ALL {
-                    if pos.castles().has(color, side) != after.castles().has(color, side) {
-                        k ^= Zobrist64::zobrist_for_castling_right(color, side);
-                    }
-                }
-            }
-        }
-        if let Some(sq) = old_ep {
-            k ^= Zobrist64::zobrist_for_en_passant_file(sq.file());
-        }
-        if double_push && let Some(sq) = after.ep_square(EP_MODE) {
-            k ^= Zobrist64::zobrist_for_en_passant_file(sq.file());
-        }
-    }
-    k.0
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Plays a deterministic pseudo-random game and checks the incremental
-    /// key against the full computation after every move.
-    fn random_walk(fen: &str, seed: u64, plies: usize) {
-        let mut board = Board::from_fen(fen).unwrap();
-        let mut s = seed;
-        for _ in 0..plies {
-            let moves = board.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let m = moves[(s >> 33) as usize % moves.len()];
-            board.play(m);
-            assert_eq!(
-                board.key(),
-                full_key(board.pos()),
-                "after {m} in {}",
-                board.fen()
-            );
-        }
-    }
 
     #[test]
     fn gives_check_agrees_with_playing_the_move() {
@@ -581,21 +486,6 @@ mod tests {
     }
 
     #[test]
-    fn incremental_key_matches_full_key() {
-        let fens = [
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-        ];
-        for (i, fen) in fens.iter().enumerate() {
-            for seed in 0..40 {
-                random_walk(fen, seed * 31 + i as u64, 200);
-            }
-        }
-    }
-
-    #[test]
     fn null_move_key_matches_full_key() {
         for fen in [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -613,12 +503,6 @@ mod tests {
         let mut b = Board::from_fen("4k3/8/8/8/8/8/3q4/4K3 w - - 0 1").unwrap();
         assert!(!b.play_null());
         assert_eq!(b.history_len(), 0);
-    }
-
-    #[test]
-    fn polyglot_start_key() {
-        // The Polyglot key of the start position, from the Polyglot book format.
-        assert_eq!(Board::default().key(), 0x463b96181691fc9c);
     }
 
     #[test]

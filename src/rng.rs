@@ -6,7 +6,7 @@
 pub const GOLDEN_GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// SplitMix64's output function (a variant of the MurmurHash3 finalizer).
-pub fn mix(mut z: u64) -> u64 {
+pub const fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
