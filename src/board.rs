@@ -532,6 +532,47 @@ mod tests {
         assert!(b.is_draw_by(RepetitionRule::GameHistoryOnly));
     }
 
+    /// Chess960: a position seen before with other castling rights is
+    /// another position (FIDE 9.2.3), not a repetition; with the same rights
+    /// it repeats. Rooks and kings leave their squares and come back.
+    #[test]
+    fn repetitions_in_chess960_need_the_same_castling_rights() {
+        let dfrc = crate::chess960::dfrc_fen(0, 959).unwrap();
+        // (start, a cycle of moves that ends where it began, do the rights stay?)
+        let cases = [
+            // Rooks on the b- and g-files: each side's g-/b-file rook steps away.
+            (
+                "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
+                ["g1h1", "b8a8", "h1g1", "a8b8"],
+                false,
+            ),
+            // King on the b-file beside its a-file rook: the kings step away.
+            (
+                "rk4r1/1ppppppp/8/8/8/8/1PPPPPPP/RK4R1 w GAga - 0 1",
+                ["b1c1", "b8c8", "c1b1", "c8b8"],
+                false,
+            ),
+            // A DFRC start, BBQNNRKR against RKRNNQBB (each king beside a
+            // rook): the knights shuffle, the rights stay.
+            (dfrc.as_str(), ["d1c3", "e8f6", "c3d1", "f6e8"], true),
+        ];
+        for (fen, cycle, rights_stay) in cases {
+            let mut b = Board::from_fen_960(fen, true).unwrap();
+            b.set_root();
+            for m in cycle {
+                b.play_uci(m).unwrap();
+            }
+            assert_eq!(b.fen().split(' ').next(), fen.split(' ').next());
+            assert_eq!(b.is_repetition(), rights_stay, "{fen} after one cycle");
+            for m in cycle {
+                b.play_uci(m).unwrap();
+            }
+            // The rights are those of a cycle ago: a repetition either way.
+            assert!(b.is_repetition(), "{fen} after two cycles");
+            assert_eq!(b.occurrences(), if rights_stay { 3 } else { 2 }, "{fen}");
+        }
+    }
+
     #[test]
     fn fifty_moves_and_material() {
         assert!(
