@@ -98,6 +98,51 @@ fn rook_files(rank: &[Role; 8]) -> String {
         .collect()
 }
 
+/// Chess960 positions (Shredder castling rights) with castling of every
+/// shape, for the tests of what the search does with it: (what it shows, FEN).
+pub const CASTLING_POSITIONS: &[(&str, &str)] = &[
+    (
+        "kings on g1/g8 beside their h-file rooks: castling king-side the king stays",
+        "r5kr/ppp2ppp/8/3pp3/3PP3/8/PPP2PPP/R5KR w HAha - 0 1",
+    ),
+    (
+        "the same, Black to move",
+        "r5kr/ppp2ppp/8/3pp3/3PP3/8/PPP2PPP/R5KR b HAha - 0 1",
+    ),
+    (
+        "kings on b1/b8 beside their a-file rooks, both castlings open",
+        "rk5r/pp3ppp/2p5/3pp3/3PP3/2P5/PP3PPP/RK5R w HAha - 0 1",
+    ),
+    (
+        "rooks beside the e-file king on d and f: castling moves the king only",
+        "3rkr2/ppp2ppp/8/3pp3/3PP3/8/PPP2PPP/3RKR2 w FDfd - 0 1",
+    ),
+    (
+        "king on f1 beside its g-file rook",
+        "1r3kr1/pp3ppp/8/2ppp3/2PPP3/8/PP3PPP/1R3KR1 w GBgb - 0 1",
+    ),
+    (
+        "the nearer of two king-side rooks holds the right (king b1, rooks c1 and h1)",
+        "1k5r/8/8/8/8/8/8/1KR4R w C - 0 1",
+    ),
+    (
+        "no castling: either way crosses c1, which a rook attacks",
+        "4k3/8/8/8/8/8/2r5/RK5R w HA - 0 1",
+    ),
+    (
+        "no castling: the rook shields its king from a queen",
+        "4k3/8/8/8/8/8/8/qR1K4 w B - 0 1",
+    ),
+    (
+        "no castling: a DFRC game in the middle, rights on both wings, blocked",
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+    ),
+    (
+        "Black to move between its c- and f-file rooks: the rooks on b1 and g1 leave only c8",
+        "2r1kr2/8/8/8/8/8/8/1R2K1R1 b GBfc - 0 1",
+    ),
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,5 +202,17 @@ mod tests {
             chess960_fen(STANDARD).unwrap(),
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1"
         );
+    }
+
+    #[test]
+    fn the_castling_positions_castle_as_described() {
+        let mut castles = 0;
+        for (what, fen) in CASTLING_POSITIONS {
+            let board = Board::from_fen_960(fen, true).expect(what);
+            let n = board.legal_moves().iter().filter(|m| m.is_castle()).count();
+            assert_eq!(n == 0, what.starts_with("no castling"), "{what}: {n} castles");
+            castles += n;
+        }
+        assert_eq!(castles, 12);
     }
 }

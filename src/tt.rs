@@ -464,8 +464,9 @@ mod tests {
     const BOTH: [BoundStorage; 2] = [BoundStorage::Single, BoundStorage::Dual];
 
     /// `to_legal` agrees with `find_in` over every legal move and every
-    /// other packed value: castling (both modes), en passant, promotions,
-    /// pins and checks included.
+    /// other packed value: castling (both modes, and Chess960 castling of
+    /// every shape: king or rook staying put, castling refused through an
+    /// attacked square), en passant, promotions, pins and checks included.
     #[test]
     fn to_legal_is_find_in_without_generation() {
         use shakmaty::CastlingMode;
@@ -501,17 +502,23 @@ mod tests {
                 CastlingMode::Chess960,
             ),
         ];
-        for (fen, mode) in fens {
+        let chess960 = crate::chess960::CASTLING_POSITIONS
+            .iter()
+            .map(|&(_, fen)| (fen, CastlingMode::Chess960));
+        let mut castles = 0;
+        for (fen, mode) in fens.into_iter().chain(chess960) {
             let pos: Chess = fen.parse::<Fen>().unwrap().into_position(mode).unwrap();
             let moves = pos.legal_moves();
             for &m in &moves {
                 assert_eq!(PackedMove::pack(m).to_legal(&pos), Some(m), "{fen} {m:?}");
+                castles += usize::from(m.is_castle());
             }
             for raw in 0..=u16::MAX {
                 let p = PackedMove(raw);
                 assert_eq!(p.to_legal(&pos), p.find_in(&moves), "{fen} {raw}");
             }
         }
+        assert!(castles >= 16, "the positions must castle: {castles}");
     }
 
     #[test]
