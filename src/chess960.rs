@@ -210,7 +210,11 @@ mod tests {
         for (what, fen) in CASTLING_POSITIONS {
             let board = Board::from_fen_960(fen, true).expect(what);
             let n = board.legal_moves().iter().filter(|m| m.is_castle()).count();
-            assert_eq!(n == 0, what.starts_with("no castling"), "{what}: {n} castles");
+            assert_eq!(
+                n == 0,
+                what.starts_with("no castling"),
+                "{what}: {n} castles"
+            );
             castles += n;
         }
         assert_eq!(castles, 12);

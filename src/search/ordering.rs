@@ -207,6 +207,7 @@ impl Iterator for MovePicker {
 mod tests {
     use super::*;
     use crate::board::Board;
+    use crate::search::continuation::ContinuationHistory;
     use shakmaty::Position;
 
     #[test]
@@ -317,5 +318,116 @@ mod tests {
         assert_eq!(order[2], "g1f3");
         assert_eq!(order.last().unwrap(), "d1d5");
         assert_eq!(b.pos().legal_moves().len(), order.len());
+    }
+
+    /// The order of `b`'s legal moves under the given TT move, killers,
+    /// counter move and histories (checked to hand out each move once).
+    fn order_of(
+        b: &Board,
+        tt_move: PackedMove,
+        killers: [Option<Move>; 2],
+        counter_move: Option<Move>,
+        history: &History,
+        continuation: Option<(&ContinuationHistory, LineContext)>,
+    ) -> Vec<Move> {
+        let moves = b.legal_moves();
+        let ctx = OrderingContext {
+            pos: b.pos(),
+            tt_move,
+            killers,
+            history,
+            continuation,
+            counter_move,
+            captures: CaptureOrder::BySee,
+            capture_history: None,
+        };
+        let order: Vec<Move> = MovePicker::new(&moves, &ctx).collect();
+        assert_eq!(order.len(), moves.len(), "{}", b.fen());
+        assert!(moves.iter().all(|m| order.contains(m)), "{}", b.fen());
+        order
+    }
+
+    /// Castling, which shakmaty writes as the king taking its own rook, is a
+    /// quiet move to the ordering in every Chess960 shape: never among the
+    /// captures (nor valued as one by SEE or MVV-LVA), and first of the quiet
+    /// moves as the TT move, a killer, the counter move or the best of the
+    /// butterfly and continuation histories.
+    #[test]
+    fn castling_is_ordered_as_the_quiet_move_it_is() {
+        let mut castles = 0;
+        for (what, fen) in crate::chess960::CASTLING_POSITIONS {
+            let b = Board::from_fen_960(fen, true).unwrap();
+            let (pos, turn) = (b.pos(), b.turn());
+            let moves = b.legal_moves();
+            let tactical = |m: &&Move| is_tactical(**m);
+            let good = moves
+                .iter()
+                .filter(tactical)
+                .filter(|m| see_at_least(pos, **m, 0))
+                .count();
+            let bad = moves.iter().filter(tactical).count() - good;
+            let quiets: Vec<Move> = moves.iter().copied().filter(|m| !is_tactical(*m)).collect();
+            let history = History::default();
+            let at = |order: Vec<Move>, m: Move| order.iter().position(|&o| o == m).unwrap();
+            for c in moves.iter().copied().filter(|m| m.is_castle()) {
+                castles += 1;
+                assert!(!is_tactical(c), "{what}");
+                assert!(
+                    see_at_least(pos, c, 0) && !see_at_least(pos, c, 1),
+                    "{what}"
+                );
+                assert!(mvv_lva(c) < 0, "{what}: MVV-LVA counts no victim");
+                let none = PackedMove::NONE;
+                let plain = at(order_of(&b, none, [None; 2], None, &history, None), c);
+                assert!((good..moves.len() - bad).contains(&plain), "{what}");
+                let tt = order_of(&b, PackedMove::pack(c), [None; 2], None, &history, None);
+                assert_eq!(tt[0], c, "{what}");
+                let killer = order_of(&b, none, [Some(c), None], None, &history, None);
+                assert_eq!(at(killer, c), good, "{what}");
+                let counter = order_of(&b, none, [None; 2], Some(c), &history, None);
+                assert_eq!(at(counter, c), good, "{what}");
+                let mut rewarded = History::default();
+                rewarded.reward(turn, c, &quiets, 10);
+                let by_history = order_of(&b, none, [None; 2], None, &rewarded, None);
+                assert_eq!(at(by_history, c), good, "{what}");
+                let mut continuation = ContinuationHistory::default();
+                let line = [Some(PieceTo::new(!turn, c)), None];
+                continuation.reward(&line, turn, c, &quiets, 10);
+                let line_context = Some((&continuation, line));
+                let by_line = order_of(&b, none, [None; 2], None, &history, line_context);
+                assert_eq!(at(by_line, c), good, "{what}");
+            }
+        }
+        assert_eq!(castles, 12);
+    }
+
+    /// A castling move remembered from another position (a killer, counter
+    /// or TT move) where it is illegal here (castling through an attacked
+    /// square, off a shielding rook) is never handed out: the picker orders
+    /// only the node's legal moves.
+    #[test]
+    fn a_castling_move_illegal_here_is_never_picked() {
+        let history = History::default();
+        for (what, fen) in crate::chess960::CASTLING_POSITIONS {
+            let b = Board::from_fen_960(fen, true).unwrap();
+            let Some(king) = b.pos().board().king_of(b.turn()) else {
+                continue;
+            };
+            let rights = b.pos().castles().castling_rights() & b.pos().us();
+            for rook in rights {
+                let castle = Move::Castle { king, rook };
+                let legal = b.legal_moves().contains(&castle);
+                let order = order_of(
+                    &b,
+                    PackedMove::pack(castle),
+                    [Some(castle), None],
+                    Some(castle),
+                    &history,
+                    None,
+                );
+                assert_eq!(order.contains(&castle), legal, "{what}");
+                assert_eq!(order[0] == castle, legal, "{what}");
+            }
+        }
     }
 }

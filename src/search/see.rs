@@ -95,4 +95,20 @@ mod tests {
         // Knight takes pawn defended by nothing: wins a pawn.
         assert!(see("4k3/8/8/3p4/8/4N3/8/4K3 w - - 0 1", "e3d5", 100));
     }
+
+    /// Castling, written as the king taking its own rook, captures nothing:
+    /// it neither wins the rook's value nor risks the king's.
+    #[test]
+    fn castling_wins_and_loses_nothing() {
+        let mut castles = 0;
+        for (what, fen) in crate::chess960::CASTLING_POSITIONS {
+            let b = GameBoard::from_fen_960(fen, true).unwrap();
+            for m in b.legal_moves().into_iter().filter(|m| m.is_castle()) {
+                assert!(see_at_least(b.pos(), m, 0), "{what}");
+                assert!(!see_at_least(b.pos(), m, 1), "{what}");
+                castles += 1;
+            }
+        }
+        assert!(castles > 0);
+    }
 }

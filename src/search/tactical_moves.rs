@@ -209,4 +209,20 @@ mod tests {
         }
         assert!(seen > 10_000, "the positions must have captures: {seen}");
     }
+
+    /// Chess960 castling, written as the king taking its own rook, is no
+    /// capture: never tactical, and the generator agrees with filtering the
+    /// legal moves two plies deep from every castling shape.
+    #[test]
+    fn chess960_castling_is_not_tactical() {
+        let mut seen = 0;
+        for (what, fen) in crate::chess960::CASTLING_POSITIONS {
+            let mut board = Board::from_fen_960(fen, true).unwrap();
+            for m in board.legal_moves() {
+                assert!(!is_tactical(m) || !m.is_castle(), "{what}");
+            }
+            compare(&mut board, 2, &mut seen);
+        }
+        assert!(seen > 1_000, "the positions must have captures: {seen}");
+    }
 }

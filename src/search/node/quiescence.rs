@@ -141,3 +141,31 @@ fn refine_with_tt(eval: Score, hit: Option<TtHit>) -> Score {
         _ => eval,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+
+    /// Quiescence searches captures and promotions: Chess960 castling, which
+    /// shakmaty writes as the king taking its own rook, is not one. Where
+    /// castling is the only move that could pass for a capture, quiescence
+    /// searches the node alone.
+    #[test]
+    fn castling_is_not_searched_in_quiescence() {
+        for fen in [
+            "4k3/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HA - 0 1",
+            "1k6/8/8/8/8/8/8/1KR4R w C - 0 1",
+            "r5kr/pppppppp/8/8/8/8/PPPPPPPP/R5KR b HAha - 0 1",
+            "3rkr2/pppppppp/8/8/8/8/PPPPPPPP/3RKR2 w FDfd - 0 1",
+        ] {
+            let board = Board::from_fen_960(fen, true).unwrap();
+            assert!(board.legal_moves().iter().any(|m| m.is_castle()), "{fen}");
+            for mode in [SearchMode::Normal, SearchMode::Pure] {
+                let mut s = Searcher::standalone(board.clone(), 1, mode).unwrap();
+                s.qsearch(-Score::INFINITE, Score::INFINITE, 0);
+                assert_eq!(s.stats.qnodes, 1, "{fen} {mode:?}");
+            }
+        }
+    }
+}
