@@ -4,7 +4,9 @@
 
 use crate::board::Board;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{EnPassantMode, Move, Position, Role, Square};
+use shakmaty::{
+    CastlingSide, Chess, Color, EnPassantMode, File, Move, Position, Role, Square, attacks,
+};
 use std::path::Path;
 
 /// Bytes of one record.
@@ -83,8 +85,12 @@ impl Book {
     }
 
     /// The legal book moves of the board's position, in the book's order
-    /// (records whose move is not legal there are left out).
+    /// (records whose move is not legal there are left out); none for a
+    /// position its Polyglot key does not name (`key_names_castling`).
     pub fn moves(&self, board: &Board) -> Vec<WeightedMove> {
+        if !key_names_castling(board.pos()) {
+            return Vec::new();
+        }
         let key = polyglot_key(board);
         let start = self.entries.partition_point(|e| e.key < key);
         let legal = board.legal_moves();
@@ -118,6 +124,31 @@ fn parse_record(r: &[u8]) -> BookEntry {
 pub fn polyglot_key(board: &Board) -> u64 {
     let z: Zobrist64 = board.pos().zobrist_hash(EnPassantMode::PseudoLegal);
     z.0
+}
+
+/// Does the Polyglot key name this position's castling rights? It says
+/// which sides may castle, not with which rook: a Chess960 right held by a
+/// rook with another of its colour further out on the wing (X-FEN writes
+/// its file, not K or Q) shares its key with the position where the outer
+/// rook holds it, which castles otherwise. Every standard position, and a
+/// Chess960 one whose rights lie with the outer rooks, is named.
+fn key_names_castling(pos: &Chess) -> bool {
+    let castles = pos.castles();
+    let board = pos.board();
+    Color::ALL.into_iter().all(|color| {
+        let rooks = board.rooks() & board.by_color(color);
+        CastlingSide::ALL.into_iter().all(|side| {
+            castles.rook(color, side).is_none_or(|rook| {
+                let edge = match side {
+                    CastlingSide::KingSide => File::H,
+                    CastlingSide::QueenSide => File::A,
+                };
+                let corner = Square::from_coords(edge, rook.rank());
+                let beyond = attacks::between(rook, corner).with(corner).without(rook);
+                (beyond & rooks).is_empty()
+            })
+        })
+    })
 }
 
 /// The legal move a Polyglot move stands for. Castling is written king
@@ -202,5 +233,59 @@ mod tests {
                 .unwrap_err()
                 .contains("truncated")
         );
+    }
+
+    /// A book of one record per (position, move) pair, each of weight 1.
+    fn book_of(records: &[(&Board, &str)]) -> Book {
+        let mut entries: Vec<(u64, u16)> = records
+            .iter()
+            .map(|(b, m)| {
+                let (from, to) = (&m[0..2], &m[2..4]);
+                let square = |s: &str| s.parse::<Square>().unwrap();
+                (polyglot_key(b), code(square(from), square(to)))
+            })
+            .collect();
+        entries.sort();
+        let bytes: Vec<u8> = entries.iter().flat_map(|&(k, m)| record(k, m, 1)).collect();
+        Book::from_bytes(&bytes).unwrap()
+    }
+
+    fn book_moves(book: &Book, b: &Board) -> Vec<String> {
+        book.moves(b).iter().map(|m| b.uci(m.mv)).collect()
+    }
+
+    /// In Chess960 mode the standard start and a standard position are
+    /// what a standard book knows: found, castling written king takes rook.
+    #[test]
+    fn chess960_mode_reads_a_standard_book() {
+        let start = crate::chess960::chess960_fen(crate::chess960::STANDARD).unwrap();
+        let start960 = Board::from_fen_960(&start, true).unwrap();
+        let castling = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        let castling960 = Board::from_fen_960(castling, true).unwrap();
+        let book = book_of(&[
+            (&Board::default(), "e2e4"),
+            (&Board::from_fen(castling).unwrap(), "e1h1"),
+        ]);
+        assert_eq!(book_moves(&book, &start960), ["e2e4"]);
+        assert_eq!(book_moves(&book, &castling960), ["e1h1"]);
+    }
+
+    /// Polyglot's key says which sides may castle, not with which rook. A
+    /// Chess960 right held by the inner of two rooks on a wing (the b1 rook,
+    /// the a1 rook beside it) shares its key with the position where the
+    /// outer rook holds it, which castles otherwise: the book is not
+    /// consulted there. A DFRC start, one rook on each wing, is named by
+    /// its key: a Chess960 book in Polyglot's format is read.
+    #[test]
+    fn a_key_that_does_not_name_the_castling_rook_finds_nothing() {
+        let outer = Board::from_fen_960("4k3/8/8/8/8/8/8/RR2K3 w A - 0 1", true).unwrap();
+        let inner = Board::from_fen_960("4k3/8/8/8/8/8/8/RR2K3 w B - 0 1", true).unwrap();
+        assert_eq!(polyglot_key(&outer), polyglot_key(&inner));
+        let dfrc = crate::chess960::dfrc_fen(0, 959).unwrap();
+        let dfrc = Board::from_fen_960(&dfrc, true).unwrap();
+        let book = book_of(&[(&outer, "e1d2"), (&dfrc, "d1c3")]);
+        assert_eq!(book_moves(&book, &outer), ["e1d2"]);
+        assert_eq!(book_moves(&book, &inner), Vec::<String>::new());
+        assert_eq!(book_moves(&book, &dfrc), ["d1c3"]);
     }
 }
