@@ -220,4 +220,35 @@ mod tests {
         let (_, r) = ranked("8/8/8/4k3/8/8/8/3QK3 w - - 0 1", FiftyMoveRule::Counted);
         assert_eq!((r.outcome, r.ranked_by), (TbOutcome::Win, RankedBy::Dtz));
     }
+
+    /// The tables know no position with castling rights (their results
+    /// assume none): with a right, standard or Chess960 (the rook on b1
+    /// beside the king, or in the corner), the root is not ranked; once the
+    /// right is gone it is.
+    #[test]
+    fn castling_rights_keep_the_root_out_of_the_tables() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
+        let tables = Tablebases::load(dir).tables.expect("the test tables");
+        for (fen, chess960, rook_move) in [
+            ("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", false, "a1a2"),
+            ("4k3/8/8/8/8/8/8/1R2K3 w B - 0 1", true, "b1b2"),
+            ("4k3/8/8/8/8/8/8/1RK5 w B - 0 1", true, "b1b2"),
+        ] {
+            let mut board = Board::from_fen_960(fen, chess960).unwrap();
+            assert!(board.legal_moves().iter().any(|m| m.is_castle()), "{fen}");
+            let moves = board.legal_moves().to_vec();
+            let rule = FiftyMoveRule::Counted;
+            assert!(
+                rank_root_moves(&board, &tables, &moves, rule).is_none(),
+                "{fen}"
+            );
+            assert_eq!(tables.wdl(board.pos()), None, "{fen}");
+            // The same pieces without the right: KR v K, a win.
+            board.play_uci(rook_move).unwrap();
+            board.play_uci("e8d7").unwrap();
+            let moves = board.legal_moves().to_vec();
+            let ranked = rank_root_moves(&board, &tables, &moves, rule).expect("in the tables");
+            assert_eq!(ranked.outcome, TbOutcome::Win, "{fen}");
+        }
+    }
 }

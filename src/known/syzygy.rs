@@ -330,4 +330,40 @@ mod tests {
         config.probe_limit = 0;
         assert!(config.search_probe().is_none());
     }
+
+    /// The search never probes a position with castling rights, Chess960
+    /// ones included, even right after a zeroing move within the pieces.
+    #[test]
+    fn the_search_does_not_probe_with_castling_rights() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
+        let tables = Tablebases::load(dir).tables.expect("the test tables");
+        let config = SyzygyConfig {
+            tables: Some(tables),
+            ..SyzygyConfig::default()
+        };
+        let probe = config.search_probe().unwrap();
+        // (with the right, the same without, Chess960?)
+        for (fen, bare, chess960) in [
+            (
+                "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1",
+                "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+                false,
+            ),
+            (
+                "4k3/8/8/8/8/8/8/1RK5 w B - 0 1",
+                "4k3/8/8/8/8/8/8/1RK5 w - - 0 1",
+                true,
+            ),
+            (
+                "1r2k3/8/8/8/8/8/8/4K3 b b - 0 1",
+                "1r2k3/8/8/8/8/8/8/4K3 b - - 0 1",
+                true,
+            ),
+        ] {
+            let board = Board::from_fen_960(fen, chess960).unwrap();
+            assert!(!probe.wants(board.pos(), 10), "{fen}");
+            let without = Board::from_fen_960(bare, chess960).unwrap();
+            assert!(probe.wants(without.pos(), 10), "{bare}");
+        }
+    }
 }
