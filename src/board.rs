@@ -80,8 +80,8 @@ impl Board {
         }
     }
 
-    /// Parses a FEN (standard chess, or Chess960 from Shredder/X-FEN castling
-    /// rights); errors are human-readable.
+    /// Parses a FEN (standard chess, or Chess960 when the castling rights
+    /// need it; see `parse_fen`); errors are human-readable.
     pub fn from_fen(fen: &str) -> Result<Board, String> {
         Board::from_fen_960(fen, false)
     }
@@ -371,10 +371,11 @@ pub fn gives_check(pos: &Chess, m: Move) -> bool {
     (lines & ours).any()
 }
 
-/// Parses a FEN for perft. Chess960 castling is used when `chess960` is set,
-/// when the castling field names rook files (Shredder-FEN, `HAha`), or when
-/// the standard reading rejects the castling rights but the Chess960
-/// (X-FEN) reading accepts them. Errors are human-readable.
+/// Parses a FEN. Chess960 castling (moves written king takes rook) is used
+/// when `chess960` is set or when the castling rights need it: standard
+/// chess cannot castle with them (a king off the e-file, a rook off its
+/// corner). The rights may be written either way, X-FEN (`KQkq`) or
+/// Shredder-FEN (rook files, `HAha`). Errors are human-readable.
 pub fn parse_fen(fen: &str, chess960: bool) -> Result<(Chess, CastlingMode), String> {
     let text = fen.trim();
     if text.is_empty() {
@@ -384,24 +385,13 @@ pub fn parse_fen(fen: &str, chess960: bool) -> Result<(Chess, CastlingMode), Str
         .parse()
         .map_err(|e| format!("invalid FEN '{text}': {e}"))?;
     check_halfmove_clock(text)?;
-    let shredder = text
-        .split_whitespace()
-        .nth(2)
-        .is_some_and(|c| c.chars().any(|ch| matches!(ch, 'A'..='H' | 'a'..='h')));
-    let illegal = |e: String| format!("invalid FEN '{text}': {e}");
-    if chess960 || shredder {
-        let pos = to_position(parsed, CastlingMode::Chess960).map_err(|(_, e)| illegal(e))?;
-        return Ok((pos, CastlingMode::Chess960));
-    }
-    match to_position(parsed.clone(), CastlingMode::Standard) {
-        Ok(pos) => Ok((pos, CastlingMode::Standard)),
-        Err((kinds, e)) if kinds.contains(PositionErrorKinds::INVALID_CASTLING_RIGHTS) => {
-            to_position(parsed, CastlingMode::Chess960)
-                .map(|pos| (pos, CastlingMode::Chess960))
-                .map_err(|_| illegal(e))
-        }
-        Err((_, e)) => Err(illegal(e)),
-    }
+    let mode = if chess960 {
+        CastlingMode::Chess960
+    } else {
+        CastlingMode::detect(parsed.as_setup())
+    };
+    let pos = to_position(parsed, mode).map_err(|e| format!("invalid FEN '{text}': {e}"))?;
+    Ok((pos, mode))
 }
 
 /// The most a halfmove clock can show: the 75-move rule ends every game at
@@ -428,8 +418,8 @@ fn check_halfmove_clock(text: &str) -> Result<(), String> {
 /// generator handles them. More material than promotions allow (more than 8
 /// pawns plus promoted pieces on a side) is refused: no game reaches it, and
 /// it is what would let a position have more legal moves than the search's
-/// fixed-size move lists hold. The error keeps the remaining kinds and the message.
-fn to_position(fen: Fen, mode: CastlingMode) -> Result<Chess, (PositionErrorKinds, String)> {
+/// fixed-size move lists hold.
+fn to_position(fen: Fen, mode: CastlingMode) -> Result<Chess, String> {
     fen.into_position(mode)
         .or_else(PositionError::ignore_impossible_check)
         .map_err(|e| {
@@ -437,7 +427,7 @@ fn to_position(fen: Fen, mode: CastlingMode) -> Result<Chess, (PositionErrorKind
             if e.kinds().contains(PositionErrorKinds::TOO_MUCH_MATERIAL) {
                 message += " (a side has more pieces than its 8 pawns could have promoted to)";
             }
-            (e.kinds(), message)
+            message
         })
 }
 
@@ -570,6 +560,32 @@ mod tests {
             // The rights are those of a cycle ago: a repetition either way.
             assert!(b.is_repetition(), "{fen} after two cycles");
             assert_eq!(b.occurrences(), if rights_stay { 3 } else { 2 }, "{fen}");
+        }
+    }
+
+    /// Standard castling notation (e1g1) unless Chess960 is asked for or
+    /// the castling rights need it, whichever way the FEN writes them.
+    #[test]
+    fn chess960_castling_only_when_asked_for_or_needed() {
+        let cases = [
+            // Rights of the corner rooks, the king on e1: standard chess.
+            ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false, "e1g1"),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", false, "e1g1"),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", true, "e1h1"),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", true, "e1h1"),
+            // A king off the e-file, a rook off the corner: only Chess960.
+            ("4k3/8/8/8/8/8/8/RK5R w HA - 0 1", false, "b1h1"),
+            ("4k3/8/8/8/8/8/8/RK5R w KQ - 0 1", false, "b1h1"),
+            ("4k3/8/8/8/8/8/8/4KR2 w F - 0 1", false, "e1f1"),
+        ];
+        for (fen, chess960, castle) in cases {
+            let board = Board::from_fen_960(fen, chess960).unwrap();
+            let kingside = board
+                .legal_moves()
+                .into_iter()
+                .find(|m| m.is_castle() && m.to() > m.from().unwrap())
+                .unwrap();
+            assert_eq!(board.uci(kingside), castle, "{fen} {chess960}");
         }
     }
 

@@ -7,6 +7,7 @@ mod common;
 use common::cli::{stockman, text};
 
 use rayon::prelude::*;
+use shakmaty::{CastlingSide, Color, File, Position, Square};
 use std::path::{Path, PathBuf};
 use stockman::perft::{EpdEntry, PerftTable, divide_with, parse_epd, perft, perft_with};
 
@@ -74,14 +75,31 @@ fn every_standard_position_hashed_and_divided() {
 fn chess960_start_positions_to_depth_3() {
     let entries = load("perft-chess960.epd");
     assert_eq!(entries.len(), 960);
-    // Shredder-FEN castling letters select Chess960 castling by themselves
-    // (a few positions have no castling rights left, where it makes no odds).
-    assert!(
-        entries
-            .iter()
-            .filter(|e| !e.fen.contains(" w - "))
-            .all(|e| e.castling == shakmaty::CastlingMode::Chess960)
-    );
+    // Castling rights standard chess cannot castle with (a king off the
+    // e-file, a rook off its corner) select Chess960 castling by themselves;
+    // the others read as standard chess (the same moves either way).
+    let mut chess960 = 0;
+    for e in &entries {
+        let castles = e.pos.castles();
+        let board = e.pos.board();
+        let standard = Color::ALL.into_iter().all(|color| {
+            let back = color.backrank();
+            CastlingSide::ALL.into_iter().all(|side| {
+                castles.rook(color, side).is_none_or(|rook| {
+                    let corner = if side == CastlingSide::KingSide {
+                        File::H
+                    } else {
+                        File::A
+                    };
+                    rook == Square::from_coords(corner, back)
+                        && board.king_of(color) == Some(Square::from_coords(File::E, back))
+                })
+            })
+        });
+        assert_eq!(e.castling.is_chess960(), !standard, "{}", e.fen);
+        chess960 += usize::from(!standard);
+    }
+    assert!(chess960 > 900, "{chess960}");
     let table = PerftTable::new(2).unwrap();
     let failures: Vec<String> = entries
         .par_iter()

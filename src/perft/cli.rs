@@ -40,8 +40,8 @@ pub struct PerftArgs {
           allow_negative_numbers = true)]
     pub max_depth: Option<u32>,
 
-    /// Read FENs with Chess960 castling (also chosen by itself for
-    /// Shredder-FEN castling letters and for X-FEN rights off the e-file).
+    /// Read FENs with Chess960 castling (also chosen by itself when the
+    /// castling rights need it: a king off the e-file, a rook off its corner).
     #[arg(long)]
     pub chess960: bool,
 

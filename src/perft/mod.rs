@@ -367,7 +367,13 @@ mod tests {
             parse_fen(KIWIPETE, false).unwrap().1,
             CastlingMode::Standard
         );
-        // Shredder-FEN castling letters select Chess960.
+        // Rights standard chess cannot castle with (the king on g1) select
+        // Chess960, written either way; standard ones do not.
+        let shredder_standard = "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1";
+        assert_eq!(
+            parse_fen(shredder_standard, false).unwrap().1,
+            CastlingMode::Standard
+        );
         let (p, mode) = parse_fen(
             "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
             false,
