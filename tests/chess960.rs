@@ -68,6 +68,43 @@ fn the_960_start_positions_agree_with_python_chess() {
     }
 }
 
+/// The starts scripts/match960.py plays are start positions of the 960 (each
+/// side alike) or with `--dfrc` of the 960 x 960, distinct, every one with
+/// its four castling rights.
+#[test]
+fn the_match_script_plays_valid_chess960_and_dfrc_starts() {
+    let back_ranks: std::collections::BTreeMap<String, u16> = (0..POSITIONS)
+        .map(|n| {
+            let fen = chess960_fen(n).unwrap();
+            (fen.split(['/', ' ']).nth(7).unwrap().to_string(), n)
+        })
+        .collect();
+    for (dfrc, count) in [(false, 960), (true, 300)] {
+        let mut args = vec![count.to_string(), "7".to_string()];
+        if dfrc {
+            args.push("dfrc".into());
+        }
+        let args: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
+        let lines = common::python_oracle("match960_starts.py", &args);
+        let fens: std::collections::BTreeSet<&str> = lines.lines().collect();
+        assert_eq!(fens.len(), count, "distinct starts");
+        let mut different_sides = 0;
+        for fen in fens {
+            let rows: Vec<&str> = fen.split(['/', ' ']).collect();
+            let number = |rank: &str| -> u16 {
+                let rank = rank.to_ascii_uppercase();
+                *back_ranks
+                    .get(&rank)
+                    .unwrap_or_else(|| panic!("{fen}: {rank} is no Chess960 back rank"))
+            };
+            let (white, black) = (number(rows[7]), number(rows[0]));
+            assert_eq!(fen, dfrc_fen(white, black).unwrap());
+            different_sides += usize::from(white != black);
+        }
+        assert_eq!(different_sides > 0, dfrc, "{different_sides}");
+    }
+}
+
 /// A game of searches by `algorithm` at a few hundred nodes a move from
 /// `start`, with one searcher's memory (TT, killers, histories) kept from
 /// move to move as in a real game; every move and every PV is checked on an
