@@ -146,8 +146,15 @@ pub const CASTLING_POSITIONS: &[(&str, &str)] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board;
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, CastlingSide, Chess, Color, Position};
     use std::collections::BTreeSet;
+
+    /// A Chess960 position read by shakmaty.
+    fn position(fen: &str) -> Chess {
+        let fen: Fen = fen.parse().unwrap();
+        fen.into_position(CastlingMode::Chess960).unwrap()
+    }
 
     fn letters(number: u16) -> String {
         back_rank(number)
@@ -186,13 +193,12 @@ mod tests {
 
     #[test]
     fn dfrc_starts_are_legal_positions_with_four_castling_rights() {
-        use shakmaty::{CastlingSide, Color, Position};
         for (white, black) in [(0, 959), (STANDARD, 17), (300, 300), (959, 0)] {
             let fen = dfrc_fen(white, black).unwrap();
-            let board = Board::from_fen_960(&fen, true).unwrap();
+            let board = position(&fen);
             for color in Color::ALL {
                 for side in CastlingSide::ALL {
-                    assert!(board.pos().castles().has(color, side), "{fen}");
+                    assert!(board.castles().has(color, side), "{fen}");
                 }
             }
             // Pawn moves and knight jumps only: no castling through pieces.
@@ -208,7 +214,7 @@ mod tests {
     fn the_castling_positions_castle_as_described() {
         let mut castles = 0;
         for (what, fen) in CASTLING_POSITIONS {
-            let board = Board::from_fen_960(fen, true).expect(what);
+            let board = position(fen);
             let n = board.legal_moves().iter().filter(|m| m.is_castle()).count();
             assert_eq!(
                 n == 0,
