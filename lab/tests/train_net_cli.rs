@@ -223,7 +223,10 @@ fn trains_a_shape_the_engine_reads(
     (hidden, buckets): (usize, usize),
 ) -> Vec<u8> {
     let bytes = train(dir, name, extra);
-    assert_eq!(bytes.len(), stockman::nnue::file_bytes(hidden, buckets));
+    assert_eq!(
+        bytes.len(),
+        stockman::nnue::file_bytes(hidden, buckets, stockman::nnue::KingBuckets::NONE)
+    );
     let net = Network::from_bytes(&bytes).unwrap();
     assert_eq!((net.hidden(), net.buckets()), (hidden, buckets));
     assert!(evaluate(&net, &format!("{UP} w - - 0 1")) > 100);

@@ -7,8 +7,8 @@ use crate::win_probability::sigmoid;
 use rayon::prelude::*;
 use shakmaty::{Board, Color, Piece, Role, Square};
 use stockman::nnue::{
-    INPUTS, Layers, MAX_BUCKETS, MAX_HIDDEN, NARROW, Network, OUTPUT_SCALE, QA, QB, WEIGHT_LIMIT,
-    WIDTHS, feature, output_bucket,
+    INPUTS, KingBuckets, Layers, MAX_BUCKETS, MAX_HIDDEN, Network, OUTPUT_SCALE, QA, QB,
+    WEIGHT_LIMIT, WIDTHS, feature, output_bucket,
 };
 use stockman::rng::SplitMix64;
 
@@ -321,10 +321,12 @@ impl FloatNetwork {
     /// Rounds to the engine's fixed point.
     pub fn quantize(&self) -> Network {
         // `random` made the width one of `WIDTHS`.
-        if self.hidden == NARROW {
-            Network::Narrow(self.quantize_layers())
-        } else {
-            Network::Wide(self.quantize_layers())
+        match self.hidden {
+            128 => Network::H128(self.quantize_layers()),
+            256 => Network::H256(self.quantize_layers()),
+            512 => Network::H512(self.quantize_layers()),
+            768 => Network::H768(self.quantize_layers()),
+            _ => Network::H1024(self.quantize_layers()),
         }
     }
 
@@ -332,7 +334,7 @@ impl FloatNetwork {
         debug_assert_eq!(H, self.hidden);
         let q =
             |w: f32, unit: i32| (w.clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT) * unit as f32).round() as i16;
-        let mut layers = Layers::<H>::zeroed(self.buckets);
+        let mut layers = Layers::<H>::zeroed(self.buckets, KingBuckets::NONE);
         for (row, weights) in layers.input.iter_mut().zip(self.input.chunks(H)) {
             for (w, &f) in row.iter_mut().zip(weights) {
                 *w = q(f, QA);
@@ -464,7 +466,7 @@ mod tests {
             .unwrap();
         let expected = sample("8/2k5/8/4p3/8/5N2/R5K1/8 b - - 0 1", 0.25);
         assert_eq!(sorted(&mirrored), sorted(&expected));
-        let net = FloatNetwork::random(NARROW, 8, 3).unwrap();
+        let net = FloatNetwork::random(128, 8, 3).unwrap();
         assert_eq!(net.evaluate(&mirrored), net.evaluate(&expected));
         // A king and a rook at home: castling may be possible; the king at
         // home without a rook at home, or the rook without the king: not.
@@ -548,8 +550,8 @@ mod tests {
             }
         }
         assert!(FloatNetwork::random(100, 1, 1).is_err());
-        assert!(FloatNetwork::random(NARROW, 0, 1).is_err());
-        assert!(FloatNetwork::random(NARROW, 9, 1).is_err());
+        assert!(FloatNetwork::random(128, 0, 1).is_err());
+        assert!(FloatNetwork::random(128, 9, 1).is_err());
     }
 
     fn fits_material_and_quantizes_faithfully(hidden: usize, buckets: usize) {
@@ -568,7 +570,10 @@ mod tests {
             })
             .collect();
         let mut net = FloatNetwork::random(hidden, buckets, 1).unwrap();
-        let mut adam = Adam::new(&net, 0.01);
+        // Adam moves every weight by about the rate: the output of a wider
+        // layer, a sum over more units, moves faster at the same rate.
+        let rate = 0.01 * (256.0 / hidden as f32).min(1.0);
+        let mut adam = Adam::new(&net, rate);
         let before = net.error(&samples, 350.0);
         for _ in 0..60 {
             train_epoch(&mut net, &mut adam, &samples, 64, 350.0, |_, _| {});
@@ -576,7 +581,7 @@ mod tests {
         let after = net.error(&samples, 350.0);
         assert!(
             after < before / 10.0 && after < 0.002,
-            "{before} -> {after}"
+            "{hidden} units, {buckets} buckets: {before} -> {after}"
         );
         // The integer network agrees with the float one to a few centipawns.
         let quantized = net.quantize();
