@@ -10,17 +10,13 @@ use crate::train::net_sample::Sample;
 use crate::win_probability::sigmoid;
 use rayon::prelude::*;
 use stockman::nnue::{
-    INPUTS, KingBuckets, Layers, MAX_BUCKETS, MAX_HIDDEN, Network, OUTPUT_SCALE, QA, QB, View,
-    WEIGHT_LIMIT, WIDTHS,
+    INPUTS, KingBuckets, Layers, MAX_BUCKETS, Network, OUTPUT_SCALE, QA, QB, View, WEIGHT_LIMIT,
+    WIDTHS,
 };
 use stockman::rng::SplitMix64;
 
 /// Positions a rayon worker handles at a time (the error's sums).
 pub const CHUNK: usize = 2048;
-
-/// Both sides' hidden layers (side to move, other side), the first
-/// `hidden` units of each in use.
-type Hidden = [[f32; MAX_HIDDEN]; 2];
 
 /// The network in floating point, as trained.
 #[derive(Clone)]
@@ -188,15 +184,14 @@ impl FloatNetwork {
         &self.output[bucket * 2 * self.hidden..(bucket + 1) * 2 * self.hidden]
     }
 
-    /// Each side's view of `s` and both hidden layers, before activation.
+    /// Each side's view of `s`, and both hidden layers before activation
+    /// in `h` (the side to move's `hidden` units, then the other side's).
     #[inline]
-    fn hidden(&self, s: &Sample) -> ([View; 2], Hidden) {
+    fn hidden_into(&self, s: &Sample, h: &mut [f32]) -> [View; 2] {
         let n = self.hidden;
         let weights = self.input_weights();
         let views = [s.view(0, &self.kings), s.view(1, &self.kings)];
-        let mut h = [[0.0f32; MAX_HIDDEN]; 2];
-        for (half, view) in h.iter_mut().zip(views) {
-            let half = &mut half[..n];
+        for (half, view) in h.chunks_exact_mut(n).zip(views) {
             half.copy_from_slice(&self.input_bias);
             let set = &weights[view.bucket() * INPUTS * n..][..INPUTS * n];
             for f in s.inputs(view) {
@@ -205,28 +200,30 @@ impl FloatNetwork {
                 }
             }
         }
-        (views, h)
+        views
     }
 
-    /// `hidden`, for the gradient test's choice of a unit.
+    /// Both hidden layers of `s`, before activation, for the tests.
     #[cfg(test)]
-    pub(super) fn hidden_for_tests(&self, s: &Sample) -> ([View; 2], Hidden) {
-        self.hidden(s)
+    pub(super) fn hidden_for_tests(&self, s: &Sample) -> Vec<f32> {
+        let mut h = vec![0.0; 2 * self.hidden];
+        self.hidden_into(s, &mut h);
+        h
     }
 
     /// The evaluation in centipawns for the side to move.
     pub fn evaluate(&self, s: &Sample) -> f32 {
-        let (_, h) = self.hidden(s);
+        let mut h = vec![0.0; 2 * self.hidden];
+        self.hidden_into(s, &mut h);
         self.output_from(&h, s.bucket(self.buckets)) * OUTPUT_SCALE as f32
     }
 
-    fn output_from(&self, h: &Hidden, bucket: usize) -> f32 {
+    /// The output of layer `bucket` for hidden layers `h`.
+    fn output_from(&self, h: &[f32], bucket: usize) -> f32 {
         let mut out = self.output_bias[bucket];
-        for (half, weights) in h.iter().zip(self.output_layer(bucket).chunks(self.hidden)) {
-            for (&x, &w) in half.iter().zip(weights) {
-                let c = x.clamp(0.0, 1.0);
-                out += c * c * w;
-            }
+        for (&x, &w) in h.iter().zip(self.output_layer(bucket)) {
+            let c = x.clamp(0.0, 1.0);
+            out += c * c * w;
         }
         out
     }
@@ -235,7 +232,8 @@ impl FloatNetwork {
     /// returns the squared error. The factoriser's share is left to
     /// `Gradient::merge`: it is the sum of every set's.
     pub(super) fn backprop(&self, s: &Sample, scale: f32, grad: &mut Gradient) -> f32 {
-        let (views, h) = self.hidden(s);
+        let mut h = grad.take_hidden();
+        let views = self.hidden_into(s, &mut h);
         let bucket = s.bucket(self.buckets);
         let p = win_probability(self.output_from(&h, bucket), scale);
         let err = p - s.label();
@@ -245,25 +243,29 @@ impl FloatNetwork {
         grad.output_bias[bucket] += g;
         let n = self.hidden;
         let layer = bucket * 2 * n;
-        for (i, (half, view)) in h.iter().zip(views).enumerate() {
+        for (i, (half, view)) in h.chunks_exact(n).zip(views).enumerate() {
             let weights = &self.output_layer(bucket)[i * n..(i + 1) * n];
-            let mut dh = [0.0f32; MAX_HIDDEN];
-            let dh = &mut dh[..n];
-            for j in 0..n {
-                let c = half[j].clamp(0.0, 1.0);
-                grad.output[layer + i * n + j] += g * c * c;
-                if half[j] > 0.0 && half[j] < 1.0 {
-                    dh[j] = g * weights[j] * 2.0 * c;
-                }
+            let (output, dh) = grad.output_half_and_scratch(layer + i * n);
+            // Unit by unit without a branch or an index check, so that
+            // the loop runs in vectors.
+            let units = half.iter().zip(weights).zip(output).zip(dh.iter_mut());
+            for (((&x, &w), o), d) in units {
+                let c = x.clamp(0.0, 1.0);
+                *o += g * c * c;
+                // Outside (0, 1) the clip's slope is zero.
+                *d = if x > 0.0 && x < 1.0 {
+                    g * w * 2.0 * c
+                } else {
+                    0.0
+                };
             }
-            for (b, d) in grad.input_bias.iter_mut().zip(dh.iter()) {
-                *b += d;
-            }
+            grad.add_scratch_to_bias();
             let first = view.bucket() * INPUTS;
             for f in s.inputs(view) {
-                grad.add_to_row(first + f, dh);
+                grad.add_scratch_to_row(first + f);
             }
         }
+        grad.put_back_hidden(h);
         err * err
     }
 
@@ -273,10 +275,11 @@ impl FloatNetwork {
         let parts: Vec<f64> = samples
             .par_chunks(CHUNK)
             .map(|chunk| {
+                let mut h = vec![0.0; 2 * self.hidden];
                 chunk
                     .iter()
                     .map(|s| {
-                        let (_, h) = self.hidden(s);
+                        self.hidden_into(s, &mut h);
                         let out = self.output_from(&h, s.bucket(self.buckets));
                         let p = win_probability(out, scale);
                         f64::from((p - s.label()) * (p - s.label()))

@@ -21,6 +21,10 @@ pub struct Gradient {
     pub(super) input_bias: Vec<f32>,
     pub(super) output: Vec<f32>,
     pub(super) output_bias: Vec<f32>,
+    /// One position's hidden-layer gradient, one side at a time.
+    scratch: Vec<f32>,
+    /// One position's hidden layers (both sides), lent to the forward pass.
+    hidden_layers: Vec<f32>,
 }
 
 impl Gradient {
@@ -34,15 +38,50 @@ impl Gradient {
             input_bias: vec![0.0; net.input_bias.len()],
             output: vec![0.0; net.output.len()],
             output_bias: vec![0.0; net.output_bias.len()],
+            scratch: vec![0.0; net.hidden],
+            hidden_layers: vec![0.0; 2 * net.hidden],
         }
     }
 
-    /// Adds `d` to input row `row` (of all the sets').
+    /// The room for one position's hidden layers (both sides), until
+    /// `put_back_hidden`: the forward pass fills it while the gradient
+    /// is added to.
     #[inline]
-    pub(super) fn add_to_row(&mut self, row: usize, d: &[f32]) {
+    pub(super) fn take_hidden(&mut self) -> Vec<f32> {
+        std::mem::take(&mut self.hidden_layers)
+    }
+
+    #[inline]
+    pub(super) fn put_back_hidden(&mut self, h: Vec<f32>) {
+        self.hidden_layers = h;
+    }
+
+    /// The output weights' gradient of `hidden` units from `first` on, and
+    /// the scratch row of as many units where a position's hidden-layer
+    /// gradient is made before `add_scratch_to_bias` and `..._to_row`.
+    #[inline]
+    pub(super) fn output_half_and_scratch(&mut self, first: usize) -> (&mut [f32], &mut [f32]) {
+        let n = self.hidden;
+        (&mut self.output[first..first + n], &mut self.scratch[..n])
+    }
+
+    /// Adds the scratch row to the hidden biases' gradient.
+    #[inline]
+    pub(super) fn add_scratch_to_bias(&mut self) {
+        for (b, d) in self.input_bias.iter_mut().zip(&self.scratch) {
+            *b += d;
+        }
+    }
+
+    /// Adds the scratch row to input row `row` (of all the sets').
+    #[inline]
+    pub(super) fn add_scratch_to_row(&mut self, row: usize) {
         let n = self.hidden;
         self.touched[row] = true;
-        for (w, d) in self.input[row * n..(row + 1) * n].iter_mut().zip(d) {
+        for (w, d) in self.input[row * n..(row + 1) * n]
+            .iter_mut()
+            .zip(&self.scratch)
+        {
             *w += d;
         }
     }

@@ -11,27 +11,44 @@ use crate::train::gradient::Gradient;
 pub use crate::train::net_sample::Sample;
 use rayon::prelude::*;
 
-/// One pass over `samples` in minibatches of `batch`, telling `on_batch`
-/// the size of each one done and the mean squared error of the pass so far;
-/// returns the mean squared error seen during the pass.
+/// The gradients of one minibatch: one per chunk, and their sum. Kept
+/// from one minibatch and one epoch to the next: only the input rows a
+/// chunk touched are cleared, and no large buffer is handed back to the
+/// system and mapped again.
+pub struct Minibatch {
+    parts: Vec<Gradient>,
+    sum: Gradient,
+}
+
+impl Minibatch {
+    /// Room for minibatches of `batch` positions of `net`.
+    pub fn new(net: &FloatNetwork, batch: usize) -> Minibatch {
+        let chunks = batch.div_ceil(CHUNK).max(1);
+        Minibatch {
+            parts: (0..chunks).map(|_| Gradient::new(net)).collect(),
+            sum: Gradient::new(net),
+        }
+    }
+}
+
+/// One pass over `samples` in minibatches of `batch` (at most the batch
+/// `room` was made for), telling `on_batch` the size of each one done and
+/// the mean squared error of the pass so far; returns the mean squared
+/// error seen during the pass.
 pub fn train_epoch(
     net: &mut FloatNetwork,
     adam: &mut Adam,
+    room: &mut Minibatch,
     samples: &[Sample],
     batch: usize,
     scale: f32,
     mut on_batch: impl FnMut(usize, f64),
 ) -> f64 {
-    // One gradient per chunk of a minibatch, kept from one minibatch to the
-    // next: only the input rows a chunk touched are cleared.
-    let chunks = batch.min(samples.len()).div_ceil(CHUNK).max(1);
-    let mut parts: Vec<Gradient> = (0..chunks).map(|_| Gradient::new(net)).collect();
-    let mut sum = Gradient::new(net);
     let (mut total, mut seen) = (0.0f64, 0usize);
     for minibatch in samples.chunks(batch) {
         let errors: Vec<f64> = minibatch
             .par_chunks(CHUNK)
-            .zip(parts.par_iter_mut())
+            .zip(room.parts.par_iter_mut())
             .map(|(chunk, grad)| {
                 grad.clear();
                 let error: f32 = chunk.iter().map(|s| net.backprop(s, scale, grad)).sum();
@@ -40,8 +57,8 @@ pub fn train_epoch(
             .collect();
         // The chunks' sum in chunk order: the same floating-point sums
         // whatever the threads, so a seed repeats a run.
-        sum.merge(&parts[..errors.len()]);
-        adam.step(net, &sum, minibatch.len());
+        room.sum.merge(&room.parts[..errors.len()]);
+        adam.step(net, &room.sum, minibatch.len());
         total += errors.iter().sum::<f64>();
         seen += minibatch.len();
         on_batch(minibatch.len(), total / seen as f64);
@@ -106,10 +123,10 @@ mod tests {
             n.backprop(&s, 350.0, &mut g)
         };
         let views = [s.view(0, &kings), s.view(1, &kings)];
-        let (_, h) = net.hidden_for_tests(&s);
+        let h = net.hidden_for_tests(&s);
         // A unit active and unclipped on both sides (others have no input gradient).
         let unit = (0..hidden)
-            .find(|&j| h.iter().all(|half| half[j] > 0.0 && half[j] < 1.0))
+            .find(|&j| [h[j], h[hidden + j]].iter().all(|&x| x > 0.0 && x < 1.0))
             .expect("a unit inside its clip on both sides");
         let input_row = |half: usize, f: usize| (views[half].bucket() * INPUTS + f) * hidden + unit;
         let first: Vec<usize> = [0, 1]
@@ -199,8 +216,17 @@ mod tests {
         let rate = 0.01 * (256.0 / hidden as f32).min(1.0);
         let mut adam = Adam::new(&net, rate);
         let before = net.error(&samples, 350.0);
+        let mut room = Minibatch::new(&net, 64);
         for _ in 0..60 {
-            train_epoch(&mut net, &mut adam, &samples, 64, 350.0, |_, _| {});
+            train_epoch(
+                &mut net,
+                &mut adam,
+                &mut room,
+                &samples,
+                64,
+                350.0,
+                |_, _| {},
+            );
         }
         let after = net.error(&samples, 350.0);
         let shape = format!(
@@ -235,8 +261,8 @@ mod tests {
             // grows with the width. Within three of those, and a few per cent
             // for the rest (the hidden layer's rounding, the integer sums'
             // truncation towards zero).
-            let (_, h) = net.hidden_for_tests(&s);
-            let c4: f32 = h.iter().flatten().map(|x| x.clamp(0.0, 1.0).powi(4)).sum();
+            let h = net.hidden_for_tests(&s);
+            let c4: f32 = h.iter().map(|x| x.clamp(0.0, 1.0).powi(4)).sum();
             let sigma = OUTPUT_SCALE as f32 * c4.sqrt() / (2.0 * QB as f32 * 3f32.sqrt());
             let tolerance = 5.0 + 0.03 * float.abs() + 3.0 * sigma;
             assert!(

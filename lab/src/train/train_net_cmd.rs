@@ -13,7 +13,7 @@ use crate::data::sample::GameResult;
 use crate::progress::Progress;
 use crate::train::king_layouts::king_layout;
 use crate::train::scale_fit::{error_at, fit_scale, undecided};
-use crate::train::train_net::{Adam, FloatNetwork, Sample, train_epoch};
+use crate::train::train_net::{Adam, FloatNetwork, Minibatch, Sample, train_epoch};
 use crate::win_probability::sigmoid;
 use clap::Args;
 use rayon::prelude::*;
@@ -320,6 +320,8 @@ fn train(args: &TrainNetArgs) -> Result<(), String> {
     );
     let scale = args.scale as f32;
     let mut adam = Adam::new(&net, args.rate as f32);
+    let batch = (args.batch as usize).min(training.len());
+    let mut room = Minibatch::new(&net, batch);
     // One unit per position trained on, over every epoch: the estimate
     // moves within an epoch.
     let bar = Progress::new("train-net", training.len() * args.epochs as usize);
@@ -333,8 +335,9 @@ fn train(args: &TrainNetArgs) -> Result<(), String> {
         let train_error = train_epoch(
             &mut net,
             &mut adam,
+            &mut room,
             &training,
-            args.batch as usize,
+            batch,
             scale,
             |n, error| {
                 bar.set_message(format!("epoch {epoch}/{}, error {error:.6}", args.epochs));
