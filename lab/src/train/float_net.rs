@@ -15,9 +15,6 @@ use stockman::nnue::{
 };
 use stockman::rng::SplitMix64;
 
-/// Positions a rayon worker handles at a time (the error's sums).
-pub const CHUNK: usize = 2048;
-
 /// The network in floating point, as trained.
 #[derive(Clone)]
 pub struct FloatNetwork {
@@ -46,6 +43,7 @@ pub struct FloatNetwork {
 /// The expected result for a network output `out` (units of
 /// `OUTPUT_SCALE` cp) on labels of scale `scale`: the tuner's sigmoid,
 /// 1 / (1 + 10^(-cp / scale)), with K = 400 / scale.
+#[inline(always)]
 fn win_probability(out: f32, scale: f32) -> f32 {
     sigmoid(
         f64::from(400.0 / scale),
@@ -151,6 +149,11 @@ impl FloatNetwork {
         ]
     }
 
+    /// A gradient of every weight, all zero.
+    pub(super) fn zero_gradient(&self) -> Gradient {
+        Gradient::zero(self.hidden, self.params().map(<[f32]>::len))
+    }
+
     /// Makes the folded sets again from the sets and the factoriser.
     pub(super) fn refold(&mut self) {
         if self.factor.is_empty() {
@@ -171,6 +174,7 @@ impl FloatNetwork {
     }
 
     /// The input weights the forward pass reads: each set, folded.
+    #[inline(always)]
     fn input_weights(&self) -> &[f32] {
         if self.factor.is_empty() {
             &self.input
@@ -180,13 +184,14 @@ impl FloatNetwork {
     }
 
     /// Bucket `bucket`'s output weights (both halves).
+    #[inline(always)]
     fn output_layer(&self, bucket: usize) -> &[f32] {
         &self.output[bucket * 2 * self.hidden..(bucket + 1) * 2 * self.hidden]
     }
 
     /// Each side's view of `s`, and both hidden layers before activation
     /// in `h` (the side to move's `hidden` units, then the other side's).
-    #[inline]
+    #[inline(always)]
     fn hidden_into(&self, s: &Sample, h: &mut [f32]) -> [View; 2] {
         let n = self.hidden;
         let weights = self.input_weights();
@@ -219,6 +224,7 @@ impl FloatNetwork {
     }
 
     /// The output of layer `bucket` for hidden layers `h`.
+    #[inline(always)]
     fn output_from(&self, h: &[f32], bucket: usize) -> f32 {
         let mut out = self.output_bias[bucket];
         for (&x, &w) in h.iter().zip(self.output_layer(bucket)) {
@@ -231,6 +237,7 @@ impl FloatNetwork {
     /// Adds the gradient of (sigmoid(eval / scale) - label)² to `grad`;
     /// returns the squared error. The factoriser's share is left to
     /// `Gradient::merge`: it is the sum of every set's.
+    #[inline(always)]
     pub(super) fn backprop(&self, s: &Sample, scale: f32, grad: &mut Gradient) -> f32 {
         let mut h = grad.take_hidden();
         let views = self.hidden_into(s, &mut h);
@@ -269,25 +276,12 @@ impl FloatNetwork {
         err * err
     }
 
-    /// The mean squared error over `samples`.
-    pub fn error(&self, samples: &[Sample], scale: f32) -> f64 {
-        // Summed per chunk, then in chunk order: the same number every run.
-        let parts: Vec<f64> = samples
-            .par_chunks(CHUNK)
-            .map(|chunk| {
-                let mut h = vec![0.0; 2 * self.hidden];
-                chunk
-                    .iter()
-                    .map(|s| {
-                        self.hidden_into(s, &mut h);
-                        let out = self.output_from(&h, s.bucket(self.buckets));
-                        let p = win_probability(out, scale);
-                        f64::from((p - s.label()) * (p - s.label()))
-                    })
-                    .sum()
-            })
-            .collect();
-        parts.iter().sum::<f64>() / samples.len().max(1) as f64
+    /// `s`'s squared error, its hidden layers made in `h` (2 x hidden).
+    #[inline(always)]
+    pub(super) fn squared_error(&self, s: &Sample, scale: f32, h: &mut [f32]) -> f64 {
+        self.hidden_into(s, h);
+        let p = win_probability(self.output_from(h, s.bucket(self.buckets)), scale);
+        f64::from((p - s.label()) * (p - s.label()))
     }
 
     /// Rounds to the engine's fixed point, the factoriser folded into

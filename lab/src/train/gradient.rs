@@ -5,7 +5,6 @@
 //! whatever the threads), with the factoriser's share, the sum of every
 //! set's.
 
-use crate::train::float_net::FloatNetwork;
 use rayon::prelude::*;
 use stockman::nnue::INPUTS;
 
@@ -28,30 +27,32 @@ pub struct Gradient {
 }
 
 impl Gradient {
-    /// All zero, shaped as `net`.
-    pub fn new(net: &FloatNetwork) -> Gradient {
+    /// All zero, for a network of `hidden` units whose weight groups
+    /// (`FloatNetwork::params`) are `groups` long.
+    pub fn zero(hidden: usize, groups: [usize; 5]) -> Gradient {
+        let [input, factor, input_bias, output, output_bias] = groups;
         Gradient {
-            hidden: net.hidden,
-            input: vec![0.0; net.input.len()],
-            touched: vec![false; net.input.len() / net.hidden],
-            factor: vec![0.0; net.factor.len()],
-            input_bias: vec![0.0; net.input_bias.len()],
-            output: vec![0.0; net.output.len()],
-            output_bias: vec![0.0; net.output_bias.len()],
-            scratch: vec![0.0; net.hidden],
-            hidden_layers: vec![0.0; 2 * net.hidden],
+            hidden,
+            input: vec![0.0; input],
+            touched: vec![false; input / hidden],
+            factor: vec![0.0; factor],
+            input_bias: vec![0.0; input_bias],
+            output: vec![0.0; output],
+            output_bias: vec![0.0; output_bias],
+            scratch: vec![0.0; hidden],
+            hidden_layers: vec![0.0; 2 * hidden],
         }
     }
 
     /// The room for one position's hidden layers (both sides), until
     /// `put_back_hidden`: the forward pass fills it while the gradient
     /// is added to.
-    #[inline]
+    #[inline(always)]
     pub(super) fn take_hidden(&mut self) -> Vec<f32> {
         std::mem::take(&mut self.hidden_layers)
     }
 
-    #[inline]
+    #[inline(always)]
     pub(super) fn put_back_hidden(&mut self, h: Vec<f32>) {
         self.hidden_layers = h;
     }
@@ -59,14 +60,14 @@ impl Gradient {
     /// The output weights' gradient of `hidden` units from `first` on, and
     /// the scratch row of as many units where a position's hidden-layer
     /// gradient is made before `add_scratch_to_bias` and `..._to_row`.
-    #[inline]
+    #[inline(always)]
     pub(super) fn output_half_and_scratch(&mut self, first: usize) -> (&mut [f32], &mut [f32]) {
         let n = self.hidden;
         (&mut self.output[first..first + n], &mut self.scratch[..n])
     }
 
     /// Adds the scratch row to the hidden biases' gradient.
-    #[inline]
+    #[inline(always)]
     pub(super) fn add_scratch_to_bias(&mut self) {
         for (b, d) in self.input_bias.iter_mut().zip(&self.scratch) {
             *b += d;
@@ -74,7 +75,7 @@ impl Gradient {
     }
 
     /// Adds the scratch row to input row `row` (of all the sets').
-    #[inline]
+    #[inline(always)]
     pub(super) fn add_scratch_to_row(&mut self, row: usize) {
         let n = self.hidden;
         self.touched[row] = true;

@@ -50,6 +50,7 @@ impl Sample {
     }
 
     /// The side to move's expected result.
+    #[inline(always)]
     pub fn label(&self) -> f32 {
         self.label
     }
@@ -90,13 +91,14 @@ impl Sample {
     }
 
     /// The output layer of this position in a network of `buckets`.
+    #[inline(always)]
     pub fn bucket(&self, buckets: usize) -> usize {
         output_bucket(self.count as usize, buckets)
     }
 
     /// How the side to move (`half` 0) or the other side (1) sees the
     /// position through `kings`: its weight set and mirror.
-    #[inline]
+    #[inline(always)]
     pub fn view(&self, half: usize, kings: &KingBuckets) -> View {
         let side = if self.white_to_move == (half == 0) {
             Color::White
@@ -107,7 +109,7 @@ impl Sample {
     }
 
     /// The inputs `view` sees, each below `INPUTS`, within its weight set.
-    #[inline]
+    #[inline(always)]
     pub fn inputs(&self, view: View) -> impl Iterator<Item = usize> + '_ {
         self.white[..self.count as usize].iter().map(move |&f| {
             let f = usize::from(f);

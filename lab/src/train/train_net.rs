@@ -1,15 +1,32 @@
 //! Fitting the network: positions as sparse inputs with a win-probability
 //! label, mean squared error of sigmoid(eval) against it, Adam over
 //! minibatches, each minibatch's gradient summed per chunk across rayon
-//! workers and then in chunk order (`float_net` holds the network and its
-//! gradient of one position, `gradient` the sums, `adam` the step).
+//! workers and then in chunk order; the error over a set of positions
+//! (`float_net` holds the network and its gradient of one position,
+//! `gradient` the sums, `adam` the step, `vectors` the loops' AVX2 build).
 
 pub use crate::train::adam::Adam;
-use crate::train::float_net::CHUNK;
 pub use crate::train::float_net::FloatNetwork;
 use crate::train::gradient::Gradient;
 pub use crate::train::net_sample::Sample;
+use crate::train::vectors::{chunk_error, chunk_gradient};
 use rayon::prelude::*;
+
+/// Positions a rayon worker handles at a time: a minibatch's gradient and
+/// the error are summed per chunk of this many, then in chunk order.
+pub const CHUNK: usize = 2048;
+
+impl FloatNetwork {
+    /// The mean squared error over `samples`.
+    pub fn error(&self, samples: &[Sample], scale: f32) -> f64 {
+        // Summed per chunk, then in chunk order: the same number every run.
+        let parts: Vec<f64> = samples
+            .par_chunks(CHUNK)
+            .map(|chunk| chunk_error(self, chunk, scale))
+            .collect();
+        parts.iter().sum::<f64>() / samples.len().max(1) as f64
+    }
+}
 
 /// The gradients of one minibatch: one per chunk, and their sum. Kept
 /// from one minibatch and one epoch to the next: only the input rows a
@@ -25,8 +42,8 @@ impl Minibatch {
     pub fn new(net: &FloatNetwork, batch: usize) -> Minibatch {
         let chunks = batch.div_ceil(CHUNK).max(1);
         Minibatch {
-            parts: (0..chunks).map(|_| Gradient::new(net)).collect(),
-            sum: Gradient::new(net),
+            parts: (0..chunks).map(|_| net.zero_gradient()).collect(),
+            sum: net.zero_gradient(),
         }
     }
 }
@@ -51,8 +68,7 @@ pub fn train_epoch(
             .zip(room.parts.par_iter_mut())
             .map(|(chunk, grad)| {
                 grad.clear();
-                let error: f32 = chunk.iter().map(|s| net.backprop(s, scale, grad)).sum();
-                f64::from(error)
+                f64::from(chunk_gradient(net, chunk, scale, grad))
             })
             .collect();
         // The chunks' sum in chunk order: the same floating-point sums
@@ -114,12 +130,12 @@ mod tests {
         let s = sample("r3k2r/ppp2ppp/8/3q4/8/2N5/PPP2PPP/R2Q1RK1 b kq - 0 1", 0.8);
         let bucket = s.bucket(buckets);
         assert_eq!(bucket, if buckets == 8 { 4 } else { 0 });
-        let mut grad = Gradient::new(&net);
+        let mut grad = net.zero_gradient();
         net.backprop(&s, 350.0, &mut grad);
-        let mut sum = Gradient::new(&net);
+        let mut sum = net.zero_gradient();
         sum.merge(std::slice::from_ref(&grad));
         let loss = |n: &FloatNetwork| {
-            let mut g = Gradient::new(n);
+            let mut g = n.zero_gradient();
             n.backprop(&s, 350.0, &mut g)
         };
         let views = [s.view(0, &kings), s.view(1, &kings)];
