@@ -56,13 +56,17 @@ fn network_bytes(header: &[u8]) -> Result<u64, String> {
             .map(|b| u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])))
             .ok_or("ends inside its header")
     };
+    let magic = header.get(..8);
+    if !matches!(magic, Some(b"STKNET01" | b"STKNET02" | b"STKNET03")) {
+        return Err("is not a Stockman network file (bad magic)".to_string());
+    }
     let hidden = word(8)?;
     if !WIDTHS.contains(&hidden) {
         return Err(format!(
             "has {hidden} hidden units; this build reads {WIDTHS:?}"
         ));
     }
-    let (header_bytes, buckets, kings) = match header.get(..8) {
+    let (header_bytes, buckets, kings) = match magic {
         Some(b"STKNET01") => (12, 1, 1),
         Some(b"STKNET02") => (16, word(12)?, 1),
         Some(b"STKNET03") => (MAX_HEADER as u64, word(12)?, king_buckets(header)?),

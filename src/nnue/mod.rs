@@ -235,13 +235,20 @@ pub(crate) use with_layers;
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let kings = self.kings();
+        let sets = match (kings.count(), kings.mirrored()) {
+            (1, false) => String::new(),
+            (count, mirrored) => {
+                format!(
+                    "{count} king buckets{}, ",
+                    if mirrored { " mirrored" } else { "" }
+                )
+            }
+        };
         write!(
             f,
-            "Network({}x{INPUTS}x{}, {} output buckets{})",
-            kings.count(),
+            "Network({sets}{INPUTS}x{}, {} output buckets)",
             self.hidden(),
-            self.buckets(),
-            if kings.mirrored() { ", mirrored" } else { "" }
+            self.buckets()
         )
     }
 }
