@@ -85,7 +85,9 @@ impl<const H: usize> Plies<H> {
 
     /// `board`'s evaluation for `turn` at `ply`, its accumulator made from
     /// the nearest one, computed with the widest vectors this CPU has.
-    #[inline]
+    // Always inlined: the five widths' copies are each a dispatch and a
+    // call; out of line they cost a call more per evaluation.
+    #[inline(always)]
     fn evaluate(&mut self, net: &Layers<H>, board: &Board, turn: Color, ply: usize) -> i32 {
         self.evaluate_with(Isa::best(), net, board, turn, ply)
     }
