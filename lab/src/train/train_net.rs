@@ -189,6 +189,20 @@ mod tests {
         }
     }
 
+    /// With a mirrored layout a position and its mirror give each side the
+    /// same inputs, so the same value (why `--mirror` is skipped then);
+    /// without one they differ.
+    #[test]
+    fn a_mirrored_layout_sees_a_position_and_its_mirror_alike() {
+        let s = sample("8/5k2/8/3p4/8/2N5/1K5R/8 b - - 0 1", 0.25);
+        let mirror = s.file_mirrored().unwrap();
+        for (name, alike) in [("none", false), ("mirror", true), ("8", true)] {
+            let net = FloatNetwork::random(128, 8, king_layout(name).unwrap(), 9).unwrap();
+            let same = net.evaluate(&s) == net.evaluate(&mirror);
+            assert_eq!(same, alike, "{name}");
+        }
+    }
+
     #[test]
     fn training_fits_material_and_quantizes_faithfully() {
         for (hidden, buckets, kings) in shapes() {
