@@ -60,3 +60,37 @@ fn every_network_in_net_loads_and_knows_material() {
         );
     }
 }
+
+/// The shipped files (the first and second formats) evaluate as 1.0.0 read
+/// them: the network's value (`eval`'s "network cp") of six positions, as
+/// 1.0.0 (commit cec67ca, 2026-11-28) printed them, before king buckets and
+/// the wider layers changed the reader.
+#[test]
+fn the_shipped_networks_evaluate_as_in_1_0_0() {
+    let fens = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/2pb1ppp/2pp1q2/p7/1nP1B3/1P2P3/P2N1PPP/R2QK2R b KQkq - 0 14",
+        "8/8/1p2k1p1/3p3p/1p1P1P1P/1P2PK2/8/8 w - - 3 54",
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 2 9",
+        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 40",
+        "2r3k1/1q3pp1/4p2p/p2pP3/Pp1P1QP1/1P5P/5PK1/2R5 w - - 0 35",
+    ];
+    let values = [
+        ("stockman.nnue", [25, 97, 0, -353, -1041, -23]),
+        ("own-128.nnue", [33, 72, -30, -339, -1012, -2]),
+        ("own-128-gen2.nnue", [28, 93, -52, -354, -1011, -13]),
+        ("sf-labelled-4.nnue", [38, 80, 19, -358, -1098, -22]),
+    ];
+    for (name, expected) in values {
+        let file = common::repo_path("net").join(name);
+        let net = Network::load(file.to_str().unwrap()).unwrap();
+        let got: Vec<i32> = fens
+            .iter()
+            .map(|fen| {
+                let pos = position(fen);
+                net.evaluate(pos.board(), pos.turn())
+            })
+            .collect();
+        assert_eq!(got, expected, "{name}");
+    }
+}

@@ -8,7 +8,7 @@ mod common;
 use common::cli::{lab, path, scratch, text};
 use common::engine_process::EngineProcess;
 use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
-use stockman::nnue::Network;
+use stockman::nnue::{KingBuckets, Network, file_bytes};
 
 const UP: &str = "4k3/pppp4/8/8/8/8/PPPP4/3QK3";
 const DOWN: &str = "3qk3/pppp4/8/8/8/8/PPPP4/4K3";
@@ -154,6 +154,41 @@ fn a_seed_repeats_a_run_whatever_the_threads() {
     assert!(one != other, "another seed gave the same network");
 }
 
+/// The same with king buckets and minibatches of several chunks of 2,048
+/// positions, whose gradients two threads sum side by side (rows of the
+/// factorised sets merged in parallel): still the same file byte for byte.
+#[test]
+fn a_seed_repeats_a_king_bucket_run_over_several_chunks() {
+    let dir = scratch("train-net-seed-kings");
+    let input = dir.join("many.txt");
+    std::fs::write(&input, data().repeat(40)).unwrap();
+    let run = |name: &str, threads: &str| {
+        let out = dir.join(name);
+        let args = [
+            "train-net",
+            "--data",
+            path(&input),
+            "--out",
+            path(&out),
+            "--king-buckets",
+            "8",
+            "--batch",
+            "5000",
+            "--epochs",
+            "2",
+            "--threads",
+            threads,
+        ];
+        let run = lab(&args);
+        assert!(run.status.success(), "{}", text(&run.stderr));
+        std::fs::read(out).unwrap()
+    };
+    assert!(
+        run("one.nnue", "1") == run("two.nnue", "2"),
+        "1 and 2 threads differ"
+    );
+}
+
 /// `--mirror` adds each training position with files a and h swapped (none
 /// of these can castle), not the held-out ones, and the network still learns.
 #[test]
@@ -222,10 +257,21 @@ fn trains_a_shape_the_engine_reads(
     extra: &[&str],
     (hidden, buckets): (usize, usize),
 ) -> Vec<u8> {
+    trains_a_layout_the_engine_reads(dir, name, extra, (hidden, buckets, KingBuckets::NONE))
+}
+
+/// `trains_a_shape_the_engine_reads` with the input sets of `kings`.
+fn trains_a_layout_the_engine_reads(
+    dir: &std::path::Path,
+    name: &str,
+    extra: &[&str],
+    (hidden, buckets, kings): (usize, usize, KingBuckets),
+) -> Vec<u8> {
     let bytes = train(dir, name, extra);
-    assert_eq!(bytes.len(), stockman::nnue::file_bytes(hidden, buckets));
+    assert_eq!(bytes.len(), file_bytes(hidden, buckets, kings));
     let net = Network::from_bytes(&bytes).unwrap();
     assert_eq!((net.hidden(), net.buckets()), (hidden, buckets));
+    assert_eq!(net.kings(), kings);
     assert!(evaluate(&net, &format!("{UP} w - - 0 1")) > 100);
     assert!(evaluate(&net, &format!("{DOWN} w - - 0 1")) < -100);
     the_engine_plays_with_it(&dir.join(name), &net);
@@ -239,6 +285,45 @@ fn trains_a_wide_network_the_engine_reads() {
     let dir = scratch("train-net-wide");
     let extra = ["--hidden", "256", "--epochs", "20"];
     trains_a_shape_the_engine_reads(&dir, "wide.nnue", &extra, (256, 1));
+}
+
+/// `--hidden 512` makes a network wider still, which the engine reads and
+/// plays with.
+#[test]
+fn trains_a_512_wide_network_the_engine_reads() {
+    let dir = scratch("train-net-512");
+    let extra = ["--hidden", "512", "--epochs", "20", "--rate", "0.005"];
+    trains_a_shape_the_engine_reads(&dir, "512.nnue", &extra, (512, 1));
+}
+
+/// `--king-buckets 8` makes eight input sets picked by each side's king,
+/// mirrored: the third file format, with its layout, which the engine reads
+/// and plays with. `--mirror` adds nothing with a mirrored layout and is
+/// skipped, saying so; an unknown layout is refused before any reading.
+#[test]
+fn trains_a_king_bucket_network_the_engine_reads() {
+    let dir = scratch("train-net-kings");
+    let extra = ["--king-buckets", "8", "--epochs", "20", "--mirror"];
+    let eight = stockman_lab::train::king_layouts::king_layout("8").unwrap();
+    let bytes = trains_a_layout_the_engine_reads(&dir, "kings.nnue", &extra, (128, 1, eight));
+    assert_eq!(&bytes[..8], b"STKNET03");
+    let run = run_on_data(
+        &dir,
+        "kings2.nnue",
+        &["--king-buckets", "16", "--mirror", "--epochs", "1"],
+    );
+    let err = text(&run.stderr);
+    assert!(run.status.success(), "{err}");
+    assert!(
+        err.contains("16x768 mirrored + factoriser -> 2x128 -> 1")
+            && err.contains("126 positions for training (--mirror skipped: the layout mirrors)"),
+        "{err}"
+    );
+    assert!(err.contains(" positions/s, "), "{err}");
+    let refused = run_on_data(&dir, "five.nnue", &["--king-buckets", "5"]);
+    assert!(!refused.status.success());
+    assert!(text(&refused.stderr).contains("one of none, mirror, 4, 8, 16"));
+    assert!(!dir.join("five.nnue").exists());
 }
 
 /// `--output-buckets 8` makes eight output layers chosen by piece count:

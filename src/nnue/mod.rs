@@ -1,16 +1,25 @@
-//! The evaluation network: 768 piece-square inputs seen from each side, one
-//! hidden layer of `H` squared-clipped-ReLU units per side (128 or 256), one
-//! output from one of up to eight output layers chosen by the number of
-//! pieces on the board (output buckets). This module owns the network's
-//! shapes, its integer weights and the file format; `accumulator` keeps the
-//! hidden layer up to date along the search. The lab's `tune::train_net`
-//! fits the weights in floating point and quantizes them (`stockman
-//! train-net`).
+//! The evaluation network: 768 piece-square inputs seen from each side,
+//! through one of up to 32 input weight sets picked by that side's king
+//! square (king buckets, optionally mirrored left to right), one hidden layer
+//! of `H` squared-clipped-ReLU units per side (128 to 1024), one output from
+//! one of up to eight output layers chosen by the number of pieces on the
+//! board (output buckets). This module owns the network's shapes and integer
+//! weights; `format` reads and writes the files, `king_buckets` the layouts,
+//! `accumulator` and `evaluator` keep the hidden layer up to date along the
+//! search. The lab's `train::train_net` fits the weights in floating point
+//! and quantizes them (`stockman-lab train-net`).
 
 pub mod accumulator;
+pub mod evaluator;
+mod format;
+pub mod king_buckets;
+mod refresh_cache;
 mod simd;
 
-pub use accumulator::{Accumulator, NetworkEvaluator};
+pub use accumulator::Accumulator;
+pub use evaluator::NetworkEvaluator;
+pub use format::{MAX_FILE_BYTES, file_bytes};
+pub use king_buckets::{KingBuckets, MAX_KING_BUCKETS, View};
 pub use simd::Isa;
 
 use shakmaty::{Board, Color, Piece, Square};
@@ -18,14 +27,10 @@ use std::sync::{Arc, OnceLock};
 
 /// Inputs: (own/their piece) × 6 roles × 64 squares, from one side's view.
 pub const INPUTS: usize = 768;
-/// Hidden units per side of a `Network::Narrow`.
-pub const NARROW: usize = 128;
-/// Hidden units per side of a `Network::Wide`.
-pub const WIDE: usize = 256;
 /// The hidden widths a network may have (units per side).
-pub const WIDTHS: [usize; 2] = [NARROW, WIDE];
+pub const WIDTHS: [usize; 5] = [128, 256, 512, 768, 1024];
 /// The widest hidden layer.
-pub const MAX_HIDDEN: usize = WIDE;
+pub const MAX_HIDDEN: usize = 1024;
 /// The hidden layer's fixed-point unit: 1.0 is `QA`; activations clip to it.
 pub const QA: i32 = 255;
 /// The output weights' fixed-point unit.
@@ -33,45 +38,13 @@ pub const QB: i32 = 64;
 /// The network's output 1.0 is this many centipawns.
 pub const OUTPUT_SCALE: i32 = 400;
 /// Largest float weight that survives quantization into i8-sized output
-/// weights and i16 accumulators without overflow.
+/// weights and i16 accumulators without overflow: a hidden unit sums its
+/// bias and at most 32 inputs, 33 × 1.98 × 255 = 16,662 < 2¹⁵, whatever the
+/// width; an output product clamp(h) · w is at most 255 · 127 < 2¹⁵.
 pub const WEIGHT_LIMIT: f32 = 1.98;
 
 /// The most output layers (buckets) a network may have.
 pub const MAX_BUCKETS: usize = 8;
-
-/// A network of one output layer: magic, hidden size, the i16 weights and
-/// biases, the output bias.
-const MAGIC_ONE_BUCKET: &[u8; 8] = b"STKNET01";
-/// A network of several output layers: magic, hidden size, bucket count,
-/// the i16 input weights and biases, each bucket's output weights, each
-/// bucket's output bias.
-const MAGIC_BUCKETS: &[u8; 8] = b"STKNET02";
-
-/// The magic of a network of `buckets` output layers: one keeps the first
-/// format.
-const fn magic(buckets: usize) -> &'static [u8; 8] {
-    if buckets == 1 {
-        MAGIC_ONE_BUCKET
-    } else {
-        MAGIC_BUCKETS
-    }
-}
-
-/// The bytes before the weights: the magic, the hidden size, and the bucket
-/// count in the second format.
-const fn header_bytes(buckets: usize) -> usize {
-    8 + 4 + if buckets == 1 { 0 } else { 4 }
-}
-
-/// The size of a network file of `hidden` units per side and `buckets`
-/// output layers: the header, the i16 input weights and hidden biases, and
-/// each bucket's i16 output weights and i32 bias.
-pub const fn file_bytes(hidden: usize, buckets: usize) -> usize {
-    header_bytes(buckets) + 2 * (INPUTS * hidden + hidden) + buckets * (2 * 2 * hidden + 4)
-}
-
-/// The largest network file.
-pub const MAX_FILE_BYTES: usize = file_bytes(MAX_HIDDEN, MAX_BUCKETS);
 
 /// The output layer of a position with `pieces` on the board, of a network
 /// with `buckets` of them: 2 to 32 pieces cut into `buckets` equal
@@ -87,8 +60,9 @@ pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
 /// (`make EVALFILE=...`; build.rs checks its size).
 static EMBEDDED: &[u8] = include_bytes!(env!("STOCKMAN_EVALFILE"));
 
-/// The input index of `piece` on `square`, seen from `perspective`: Black
-/// sees the board mirrored vertically, with its own pieces first.
+/// The input index of `piece` on `square`, seen from `perspective`, in a
+/// network without king buckets: Black sees the board mirrored vertically,
+/// with its own pieces first.
 #[inline(always)]
 pub fn feature(perspective: Color, piece: Piece, square: Square) -> usize {
     let (side, sq) = match perspective {
@@ -102,8 +76,11 @@ pub fn feature(perspective: Color, piece: Piece, square: Square) -> usize {
 /// The quantized weights of a network `H` hidden units wide.
 #[derive(Clone)]
 pub struct Layers<const H: usize> {
-    /// Input weights, one row of `H` per input (units of `QA`).
-    pub input: Box<[[i16; H]; INPUTS]>,
+    /// Which input weight set each side's king square picks.
+    pub kings: KingBuckets,
+    /// Input weights: `kings.count()` sets of `INPUTS` rows of `H`, set by
+    /// set (units of `QA`).
+    pub input: Box<[[i16; H]]>,
     pub input_bias: [i16; H],
     /// Output layers in use (1..=`MAX_BUCKETS`); the others are zero.
     pub buckets: usize,
@@ -115,15 +92,13 @@ pub struct Layers<const H: usize> {
 }
 
 impl<const H: usize> Layers<H> {
-    /// All weights zero, `buckets` output layers (1..=`MAX_BUCKETS`): the
-    /// trainer fills them in.
-    pub fn zeroed(buckets: usize) -> Layers<H> {
+    /// All weights zero, `buckets` output layers (1..=`MAX_BUCKETS`), the
+    /// input sets of `kings`: the trainer fills them in.
+    pub fn zeroed(buckets: usize, kings: KingBuckets) -> Layers<H> {
         debug_assert!((1..=MAX_BUCKETS).contains(&buckets));
         Layers {
-            input: vec![[0i16; H]; INPUTS]
-                .into_boxed_slice()
-                .try_into()
-                .expect("INPUTS rows"),
+            kings,
+            input: vec![[0i16; H]; kings.count() * INPUTS].into_boxed_slice(),
             input_bias: [0; H],
             buckets,
             output: [[[0; H]; 2]; MAX_BUCKETS],
@@ -137,9 +112,31 @@ impl<const H: usize> Layers<H> {
         output_bucket(pieces, self.buckets)
     }
 
-    /// Small random weights, for tests of both widths.
+    /// The input weight set `view` uses.
+    #[inline(always)]
+    pub fn input_set(&self, view: View) -> &[[i16; H]; INPUTS] {
+        // A view of this network's layout has a bucket below its count, and
+        // the network has a set for each.
+        self.input[view.bucket() * INPUTS..]
+            .first_chunk::<INPUTS>()
+            .expect("a set for every bucket of the layout")
+    }
+
+    /// How each side (index: `Color as usize`) sees `board`.
+    #[inline(always)]
+    pub fn views(&self, board: &Board) -> [View; 2] {
+        self.kings.views(board)
+    }
+
+    /// Small random weights, for tests of every width.
     #[cfg(test)]
     pub(crate) fn random(seed: u64, buckets: usize) -> Layers<H> {
+        Layers::random_with(seed, buckets, KingBuckets::NONE)
+    }
+
+    /// Small random weights with the input sets of `kings`.
+    #[cfg(test)]
+    pub(crate) fn random_with(seed: u64, buckets: usize, kings: KingBuckets) -> Layers<H> {
         let mut seed = seed | 1;
         let mut next = |limit: i16| {
             seed ^= seed << 13;
@@ -147,7 +144,7 @@ impl<const H: usize> Layers<H> {
             seed ^= seed << 17;
             (seed % (2 * limit as u64 + 1)) as i16 - limit
         };
-        let mut layers = Layers::<H>::zeroed(buckets);
+        let mut layers = Layers::<H>::zeroed(buckets, kings);
         for w in layers.input.iter_mut().flatten() {
             *w = next(60);
         }
@@ -168,78 +165,38 @@ impl<const H: usize> Layers<H> {
     #[inline(always)]
     pub fn output(&self, us: &[i16; H], them: &[i16; H], bucket: usize) -> i32 {
         let weights = &self.output[bucket];
-        // Each half fits in i32 (see `half_sum`); both together may not.
-        let sum = i64::from(half_sum(us, &weights[0])) + i64::from(half_sum(them, &weights[1]));
-        ((sum / i64::from(QA)) as i32 + self.output_bias[bucket]) * OUTPUT_SCALE / (QA * QB)
-    }
-
-    /// The layers of a whole file whose header said `H` units and
-    /// `buckets` output layers: its length must be theirs.
-    fn read(r: &mut Reader, buckets: usize) -> Result<Layers<H>, String> {
-        let expected = file_bytes(H, buckets);
-        if r.bytes.len() != expected {
-            return Err(format!(
-                "network file of {H} hidden units and {buckets} output buckets has {} bytes, expected {expected}",
-                r.bytes.len()
-            ));
-        }
-        let mut layers = Layers::<H>::zeroed(buckets);
-        for row in layers.input.iter_mut() {
-            for w in row.iter_mut() {
-                *w = r.i16();
-            }
-        }
-        for b in layers.input_bias.iter_mut() {
-            *b = r.i16();
-        }
-        for w in layers.output[..buckets].iter_mut().flatten().flatten() {
-            *w = r.i16();
-        }
-        for b in layers.output_bias[..buckets].iter_mut() {
-            *b = r.u32() as i32;
-        }
-        // `half_sum` multiplies an activation (at most QA) by an output
-        // weight in 16 bits: the trainer keeps them within WEIGHT_LIMIT.
-        // (`unsigned_abs`: `abs` of -32768 overflows.)
-        let limit = (WEIGHT_LIMIT * QB as f32).round() as u16;
-        if layers
-            .output
-            .iter()
-            .flatten()
-            .flatten()
-            .any(|w| w.unsigned_abs() > limit)
-        {
-            return Err(format!("network output weights beyond ±{limit}"));
-        }
-        Ok(layers)
-    }
-
-    /// The file's bytes after the magic.
-    fn write(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&(H as u32).to_le_bytes());
-        if self.buckets > 1 {
-            out.extend_from_slice(&(self.buckets as u32).to_le_bytes());
-        }
-        let words = self
-            .input
-            .iter()
-            .flatten()
-            .chain(&self.input_bias)
-            .chain(self.output[..self.buckets].iter().flatten().flatten());
-        for w in words {
-            out.extend_from_slice(&w.to_le_bytes());
-        }
-        for b in &self.output_bias[..self.buckets] {
-            out.extend_from_slice(&b.to_le_bytes());
-        }
+        let sum = half_sum(us, &weights[0]) + half_sum(them, &weights[1]);
+        let sum = sum / i64::from(QA) + i64::from(self.output_bias[bucket]);
+        // At most 2 · 1024 · 255 · 127 + 2³¹ before the scaling: no overflow.
+        (sum * i64::from(OUTPUT_SCALE) / i64::from(QA * QB)) as i32
     }
 }
 
-/// Σ clamp(h, 0, QA)² · w: at most 256 · 255² · 127 < 2³¹. The product
-/// c · w fits in i16 (255 · 127 = 32385), so the sum is one 16-bit multiply
-/// and one 16×16→32-bit multiply-add per unit (what SIMD offers as madd).
+/// Units summed in 32 bits at a time: Σ clamp(h, 0, QA)² · w over 256 units
+/// is at most 256 · 255² · 127 < 2³¹.
+const SUM_CHUNK: usize = 256;
+
+/// Σ clamp(h, 0, QA)² · w over one side's units. The product c · w fits in
+/// i16 (255 · 127 = 32385), so a unit is one 16-bit multiply and one
+/// 16×16→32-bit multiply-add (what SIMD offers as madd); wider layers add
+/// their 256-unit chunks' sums in 64 bits.
 #[inline(always)]
-fn half_sum<const H: usize>(hidden: &[i16; H], weights: &[i16; H]) -> i32 {
+fn half_sum<const H: usize>(hidden: &[i16; H], weights: &[i16; H]) -> i64 {
+    const { assert!(H <= SUM_CHUNK || H.is_multiple_of(SUM_CHUNK)) };
+    if H <= SUM_CHUNK {
+        return i64::from(chunk_sum(hidden, weights));
+    }
+    let (hidden, _) = hidden.as_chunks::<SUM_CHUNK>();
+    let (weights, _) = weights.as_chunks::<SUM_CHUNK>();
+    hidden
+        .iter()
+        .zip(weights)
+        .map(|(h, w)| i64::from(chunk_sum(h, w)))
+        .sum()
+}
+
+#[inline(always)]
+fn chunk_sum<const N: usize>(hidden: &[i16; N], weights: &[i16; N]) -> i32 {
     let mut sum = 0i32;
     for (&h, &w) in hidden.iter().zip(weights) {
         let c = h.clamp(0, QA as i16);
@@ -248,23 +205,48 @@ fn half_sum<const H: usize>(hidden: &[i16; H], weights: &[i16; H]) -> i32 {
     sum
 }
 
-/// A quantized network of one of the `WIDTHS`.
-// Always held in an `Arc`: boxing the wider variant again would only add
+/// A quantized network of one of the `WIDTHS`, named by its units per side.
+// Always held in an `Arc`: boxing the wider variants again would only add
 // an indirection on the evaluation's path.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
 pub enum Network {
-    /// 768 → 2×128 → 1.
-    Narrow(Layers<128>),
-    /// 768 → 2×256 → 1.
-    Wide(Layers<256>),
+    H128(Layers<128>),
+    H256(Layers<256>),
+    H512(Layers<512>),
+    H768(Layers<768>),
+    H1024(Layers<1024>),
 }
+
+/// `$body` with `$layers` bound to the network's `Layers` of its width.
+macro_rules! with_layers {
+    ($net:expr, $layers:ident => $body:expr) => {
+        match $net {
+            $crate::nnue::Network::H128($layers) => $body,
+            $crate::nnue::Network::H256($layers) => $body,
+            $crate::nnue::Network::H512($layers) => $body,
+            $crate::nnue::Network::H768($layers) => $body,
+            $crate::nnue::Network::H1024($layers) => $body,
+        }
+    };
+}
+pub(crate) use with_layers;
 
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kings = self.kings();
+        let sets = match (kings.count(), kings.mirrored()) {
+            (1, false) => String::new(),
+            (count, mirrored) => {
+                format!(
+                    "{count} king buckets{}, ",
+                    if mirrored { " mirrored" } else { "" }
+                )
+            }
+        };
         write!(
             f,
-            "Network({INPUTS}x{}, {} output buckets)",
+            "Network({sets}{INPUTS}x{}, {} output buckets)",
             self.hidden(),
             self.buckets()
         )
@@ -283,105 +265,49 @@ impl Network {
 
     /// Hidden units per side.
     pub fn hidden(&self) -> usize {
-        match self {
-            Network::Narrow(_) => NARROW,
-            Network::Wide(_) => WIDE,
-        }
+        with_layers!(self, l => l.input_bias.len())
     }
 
-    /// Reads a network file written by `stockman-lab train-net`: a regular file
-    /// of one of the widths' sizes (a device or a pipe is refused, not read).
+    /// Reads a network file written by `stockman-lab train-net`: a regular
+    /// file of at most the largest network's size (a device or a pipe is
+    /// refused, not read).
     pub fn load(path: &str) -> Result<Network, String> {
         let bytes = crate::files::read_regular(std::path::Path::new(path), MAX_FILE_BYTES as u64)?;
         Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
     }
 
-    /// Reads the file format written by `to_bytes`.
+    /// Reads the file formats `to_bytes` writes.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
-        let magic = bytes
-            .get(..MAGIC_ONE_BUCKET.len())
-            .ok_or("not a Stockman network file (too short)")?;
-        let bucketed = if magic == MAGIC_ONE_BUCKET {
-            false
-        } else if magic == MAGIC_BUCKETS {
-            true
-        } else {
-            return Err("not a Stockman network file (bad magic)".to_string());
-        };
-        // Every count of several buckets has the same header.
-        if bytes.len() < header_bytes(if bucketed { MAX_BUCKETS } else { 1 }) {
-            return Err("network file ends inside its header".to_string());
-        }
-        let mut r = Reader {
-            bytes,
-            at: magic.len(),
-        };
-        let hidden = r.u32() as usize;
-        let buckets = if bucketed { r.u32() as usize } else { 1 };
-        if bucketed && !(2..=MAX_BUCKETS).contains(&buckets) {
-            return Err(format!(
-                "network has {buckets} output buckets; this build reads 2 to {MAX_BUCKETS} (or one, in the first format)"
-            ));
-        }
-        match hidden {
-            NARROW => Ok(Network::Narrow(Layers::read(&mut r, buckets)?)),
-            WIDE => Ok(Network::Wide(Layers::read(&mut r, buckets)?)),
-            hidden => Err(format!(
-                "network has {hidden} hidden units; this build reads {WIDTHS:?}"
-            )),
-        }
+        format::read(bytes)
     }
 
+    /// The file: the oldest format that holds the network (net/README.md).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = magic(self.buckets()).to_vec();
-        match self {
-            Network::Narrow(l) => l.write(&mut out),
-            Network::Wide(l) => l.write(&mut out),
-        }
-        out
+        format::write(self)
     }
 
     /// Output layers, chosen by the number of pieces on the board.
     pub fn buckets(&self) -> usize {
-        match self {
-            Network::Narrow(l) => l.buckets,
-            Network::Wide(l) => l.buckets,
-        }
+        with_layers!(self, l => l.buckets)
+    }
+
+    /// The input weight sets and which king square picks each.
+    pub fn kings(&self) -> KingBuckets {
+        with_layers!(self, l => l.kings)
     }
 
     /// The evaluation of `board` in centipawns for `turn`, computed from
     /// scratch (the search keeps accumulators instead: `NetworkEvaluator`).
     pub fn evaluate(&self, board: &Board, turn: Color) -> i32 {
-        match self {
-            Network::Narrow(l) => Accumulator::new(l, board).evaluate(l, board, turn),
-            Network::Wide(l) => Accumulator::new(l, board).evaluate(l, board, turn),
-        }
-    }
-}
-
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl Reader<'_> {
-    fn i16(&mut self) -> i16 {
-        let v = i16::from_le_bytes([self.bytes[self.at], self.bytes[self.at + 1]]);
-        self.at += 2;
-        v
-    }
-
-    fn u32(&mut self) -> u32 {
-        let b = &self.bytes[self.at..self.at + 4];
-        self.at += 4;
-        u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+        with_layers!(self, l => Accumulator::new(l, board).evaluate(l, board, turn))
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::king_buckets::examples;
     use super::*;
-    use shakmaty::{Color, Piece, Role, Square};
+    use shakmaty::{Color, Piece, Position, Role, Square};
 
     #[test]
     fn features_are_mirrored_for_black() {
@@ -410,45 +336,10 @@ mod tests {
         assert_eq!(feature(Color::White, king, Square::H8), INPUTS - 1);
     }
 
-    #[test]
-    fn the_file_format_round_trips_and_refuses_garbage() {
-        let net = Network::embedded();
-        let bytes = net.to_bytes();
-        assert!(Arc::ptr_eq(&net, &Network::embedded()), "read once");
-        assert_eq!(bytes, EMBEDDED);
-        let again = Network::from_bytes(&bytes).unwrap();
-        assert_eq!(again.to_bytes(), bytes);
-        assert!(Network::from_bytes(b"hello").is_err());
-        assert!(Network::from_bytes(&bytes[..bytes.len() - 1]).is_err());
-        let mut wrong_width = bytes.clone();
-        wrong_width[8] = 64;
-        assert!(Network::from_bytes(&wrong_width).is_err());
-        // A width this build reads, with the other width's length.
-        wrong_width[8] = if net.hidden() == 128 { 0 } else { 128 };
-        wrong_width[9] = if net.hidden() == 128 { 1 } else { 0 };
-        assert!(Network::from_bytes(&wrong_width).is_err());
-        assert!(Network::from_bytes(&bytes[..10]).is_err());
-        // An output weight too large for the 16-bit products.
-        let mut too_large = bytes.clone();
-        let hidden = net.hidden();
-        let first_output = header_bytes(net.buckets()) + 2 * (INPUTS * hidden + hidden);
-        too_large[first_output..first_output + 2].copy_from_slice(&1000i16.to_le_bytes());
-        assert!(Network::from_bytes(&too_large).is_err());
-        // The most negative weight: its `abs()` would wrap and pass.
-        too_large[first_output..first_output + 2].copy_from_slice(&i16::MIN.to_le_bytes());
-        assert!(Network::from_bytes(&too_large).is_err());
-        too_large[first_output..first_output + 2].copy_from_slice(&(-126i16).to_le_bytes());
-        assert!(
-            Network::from_bytes(&too_large).is_ok(),
-            "-126 is inside ±127"
-        );
-        assert_eq!(bytes.len(), file_bytes(hidden, net.buckets()));
-    }
-
-    /// The narrow network's weights in a wide one's first 128 units, the
+    /// `narrow`'s weights in the first units of a network `W` wide, the
     /// other units all zero.
-    fn as_wide(narrow: &Layers<128>) -> Layers<256> {
-        let mut wide = Layers::<256>::zeroed(narrow.buckets);
+    fn widened<const W: usize>(narrow: &Layers<128>) -> Layers<W> {
+        let mut wide = Layers::<W>::zeroed(narrow.buckets, narrow.kings);
         for (w, n) in wide.input.iter_mut().zip(narrow.input.iter()) {
             w[..128].copy_from_slice(n);
         }
@@ -465,49 +356,128 @@ mod tests {
         wide
     }
 
-    const FENS: [&str; 3] = [
+    pub(crate) const FENS: [&str; 4] = [
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         "r3k2r/2pb1ppp/2pp1q2/p7/1nP1B3/1P2P3/P2N1PPP/R2QK2R b KQkq - 0 14",
         "8/8/1p2k1p1/3p3p/1p1P1P1P/1P2PK2/8/8 w - - 3 54",
+        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 40",
     ];
 
     fn evaluate(net: &Network, fen: &str) -> i32 {
-        use shakmaty::Position;
-        let pos: shakmaty::Chess = fen
-            .parse::<shakmaty::fen::Fen>()
-            .unwrap()
-            .into_position(shakmaty::CastlingMode::Standard)
-            .unwrap();
+        let pos = position(fen);
         net.evaluate(pos.board(), pos.turn())
     }
 
+    fn position(fen: &str) -> shakmaty::Chess {
+        fen.parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap()
+    }
+
     #[test]
-    fn a_wide_network_with_zero_units_evaluates_as_the_narrow_one() {
-        for buckets in [1, 8] {
-            let narrow = Layers::<128>::random(7, buckets);
-            let wide = Network::Wide(as_wide(&narrow));
-            let narrow = Network::Narrow(narrow);
-            let bytes = wide.to_bytes();
-            assert_eq!(bytes.len(), file_bytes(256, buckets));
-            let again = Network::from_bytes(&bytes).unwrap();
-            assert_eq!((again.hidden(), again.buckets()), (256, buckets));
-            assert_eq!(again.to_bytes(), bytes);
-            for fen in FENS {
-                let (n, w) = (evaluate(&narrow, fen), evaluate(&wide, fen));
-                assert_eq!(n, w, "{fen}");
-                assert_ne!(n, 0, "{fen}: random weights give some value");
+    fn a_wider_network_with_zero_units_evaluates_as_the_narrow_one() {
+        let mut layouts = examples();
+        layouts.push(KingBuckets::NONE);
+        for (i, kings) in layouts.into_iter().enumerate() {
+            for buckets in [1, 8] {
+                let narrow = Layers::<128>::random_with(7 + i as u64, buckets, kings);
+                let wider = [
+                    Network::H256(widened(&narrow)),
+                    Network::H512(widened(&narrow)),
+                    Network::H768(widened(&narrow)),
+                    Network::H1024(widened(&narrow)),
+                ];
+                let narrow = Network::H128(narrow);
+                for fen in FENS {
+                    let n = evaluate(&narrow, fen);
+                    assert_ne!(n, 0, "{fen}: random weights give some value");
+                    for wide in &wider {
+                        assert_eq!(evaluate(wide, fen), n, "{wide:?}, {fen}");
+                    }
+                }
             }
         }
     }
 
-    /// The sizes build.rs accepts for EVALFILE and the docs quote.
+    /// Every unit at its clip with the largest output weights: each side's
+    /// sum, 1024 · 255² · 126, is beyond 32 bits, and still exact.
     #[test]
-    fn file_sizes() {
-        assert_eq!(file_bytes(128, 1), 197_392);
-        assert_eq!(file_bytes(256, 1), 394_768);
-        assert_eq!(file_bytes(128, 8), 201_008);
-        assert_eq!(file_bytes(256, 8), 401_968);
-        assert_eq!(MAX_FILE_BYTES, 401_968);
+    fn the_widest_output_sums_do_not_overflow() {
+        let mut layers = Layers::<1024>::zeroed(1, KingBuckets::NONE);
+        layers.input_bias = [QA as i16; 1024];
+        layers.output[0] = [[126; 1024]; 2];
+        let us = [QA as i16; 1024];
+        let sum = 2 * 1024 * i64::from(QA * QA) * 126;
+        assert!(sum / 2 > i64::from(i32::MAX));
+        let expected = sum / i64::from(QA) * i64::from(OUTPUT_SCALE) / i64::from(QA * QB);
+        assert_eq!(i64::from(layers.output(&us, &us, 0)), expected);
+        let net = Network::H1024(layers);
+        assert_eq!(i64::from(evaluate(&net, FENS[0])), expected);
+    }
+
+    /// The evaluation written out plainly, with the king buckets' rules
+    /// spelled out square by square: each side's sums in i32 from the
+    /// weights of its king's bucket, files mirrored when the layout says so
+    /// and that king stands on files e-h.
+    fn plain_evaluation<const H: usize>(l: &Layers<H>, board: &Board, turn: Color) -> i64 {
+        let sums = |side: Color| {
+            let king = board.king_of(side).unwrap() as usize;
+            let own_king = if side == Color::White {
+                king
+            } else {
+                king ^ 56
+            };
+            let mirror = l.kings.mirrored() && own_king % 8 >= 4;
+            let bucket = usize::from(l.kings.map()[own_king]);
+            let mut sums: Vec<i32> = l.input_bias.iter().map(|&b| i32::from(b)).collect();
+            for (square, piece) in board {
+                let mut sq = square as usize;
+                if side == Color::Black {
+                    sq ^= 56;
+                }
+                if mirror {
+                    sq = sq / 8 * 8 + (7 - sq % 8);
+                }
+                let theirs = usize::from(piece.color != side);
+                let row = bucket * INPUTS + theirs * 384 + (piece.role as usize - 1) * 64 + sq;
+                for (s, &w) in sums.iter_mut().zip(&l.input[row]) {
+                    *s += i32::from(w);
+                }
+            }
+            sums
+        };
+        let bucket = l.bucket(board.occupied().count());
+        let mut out = 0i64;
+        for (half, side) in [turn, !turn].into_iter().enumerate() {
+            for (&x, &w) in sums(side).iter().zip(&l.output[bucket][half]) {
+                let c = i64::from(x.clamp(0, QA));
+                out += c * c * i64::from(w);
+            }
+        }
+        (out / i64::from(QA) + i64::from(l.output_bias[bucket])) * i64::from(OUTPUT_SCALE)
+            / i64::from(QA * QB)
+    }
+
+    #[test]
+    fn the_evaluation_is_the_plain_one() {
+        let mut networks = vec![(*Network::embedded()).clone()];
+        for (i, kings) in examples().into_iter().enumerate() {
+            networks.push(Network::H128(Layers::random_with(31 + i as u64, 8, kings)));
+            networks.push(Network::H512(Layers::random_with(41 + i as u64, 3, kings)));
+        }
+        for net in &networks {
+            for fen in crate::eval::tests::playout_fens(8) {
+                let pos = position(&fen);
+                let (board, turn) = (pos.board(), pos.turn());
+                let plain = with_layers!(net, l => plain_evaluation(l, board, turn));
+                assert_eq!(
+                    i64::from(net.evaluate(board, turn)),
+                    plain,
+                    "{net:?}, {fen}"
+                );
+            }
+        }
     }
 
     #[test]
@@ -535,8 +505,8 @@ mod tests {
         same.buckets = 8;
         same.output = [one.output[0]; MAX_BUCKETS];
         same.output_bias = [one.output_bias[0]; MAX_BUCKETS];
-        let (one, same) = (Network::Narrow(one), Network::Narrow(same));
-        let different = Network::Narrow(Layers::<128>::random(13, 8));
+        let (one, same) = (Network::H128(one), Network::H128(same));
+        let different = Network::H128(Layers::<128>::random(13, 8));
         // Starting position: 32 pieces, bucket 7; the ending: 16, bucket 3.
         for fen in FENS {
             assert_eq!(evaluate(&one, fen), evaluate(&same, fen), "{fen}");
@@ -545,33 +515,26 @@ mod tests {
         assert_ne!(bucketed(FENS[0]), bucketed(FENS[2]));
     }
 
+    /// King buckets whose weight sets are all the same set evaluate as the
+    /// network without them, unless mirrored: then a king on files e-h
+    /// sees the board mirrored, which the plain network does not.
     #[test]
-    fn bucketed_files_round_trip_and_refuse_bad_bucket_counts() {
-        let net = Network::Narrow(Layers::<128>::random(17, 8));
-        let bytes = net.to_bytes();
-        assert_eq!(&bytes[..8], b"STKNET02");
-        assert_eq!(bytes.len(), file_bytes(128, 8));
-        let again = Network::from_bytes(&bytes).unwrap();
-        assert_eq!(again.buckets(), 8);
-        assert_eq!(again.to_bytes(), bytes);
-        for fen in FENS {
-            assert_eq!(evaluate(&again, fen), evaluate(&net, fen));
+    fn identical_king_buckets_evaluate_as_none() {
+        let plain = Layers::<128>::random(19, 8);
+        for kings in examples() {
+            let mut bucketed = Layers::<128>::zeroed(8, kings);
+            for set in bucketed.input.chunks_mut(INPUTS) {
+                set.copy_from_slice(&plain.input);
+            }
+            bucketed.input_bias = plain.input_bias;
+            bucketed.output = plain.output;
+            bucketed.output_bias = plain.output_bias;
+            let (p, b) = (Network::H128(plain.clone()), Network::H128(bucketed));
+            for fen in FENS {
+                // In FENS every king stands on files e-h.
+                let same = evaluate(&p, fen) == evaluate(&b, fen);
+                assert_eq!(same, !kings.mirrored(), "{b:?}, {fen}");
+            }
         }
-        for count in [0u32, 1, 9, u32::MAX] {
-            let mut bad = bytes.clone();
-            bad[12..16].copy_from_slice(&count.to_le_bytes());
-            let err = Network::from_bytes(&bad).unwrap_err();
-            assert!(err.contains("output buckets"), "{count}: {err}");
-        }
-        let mut four = bytes.clone();
-        four[12..16].copy_from_slice(&4u32.to_le_bytes());
-        assert!(Network::from_bytes(&four).unwrap_err().contains("expected"));
-        assert!(Network::from_bytes(&bytes[..14]).is_err());
-        assert!(Network::from_bytes(&bytes[..bytes.len() - 4]).is_err());
-        // The last bucket's output weight beyond the 16-bit products' range.
-        let mut too_large = bytes.clone();
-        let last_weight = bytes.len() - 8 * 4 - 2;
-        too_large[last_weight..last_weight + 2].copy_from_slice(&1000i16.to_le_bytes());
-        assert!(Network::from_bytes(&too_large).is_err());
     }
 }

@@ -1,14 +1,23 @@
 //! Fitting the evaluation to data: `train-net` trains the network
-//! (`train_net`) on labelled positions, and `tune` fits the classical
-//! evaluation's weights by Texel's method over its trace (`texel`) and writes
-//! them back into the engine's `src/eval/tuned.rs` (`writer`); `scale_fit` finds the
-//! score scale that maps centipawns to a win probability.
+//! (`train_net`; the float network, its gradients and Adam in `float_net`,
+//! `gradient` and `adam`, positions in `net_sample`, the king-bucket
+//! layouts in `king_layouts`, the loops' AVX2 build in `vectors`) on
+//! labelled positions, and `tune` fits the classical evaluation's weights
+//! by Texel's method over its trace (`texel`) and writes them back into the
+//! engine's `src/eval/tuned.rs` (`writer`); `scale_fit` finds the score
+//! scale that maps centipawns to a win probability.
 
+mod adam;
+mod float_net;
+mod gradient;
+pub mod king_layouts;
+mod net_sample;
 pub mod scale_fit;
 pub mod texel;
 pub mod train_net;
 pub mod train_net_cmd;
 pub mod tune_cmd;
+mod vectors;
 pub mod writer;
 
 pub use train_net_cmd::{TrainNetArgs, run_train_net};

@@ -11,8 +11,9 @@ use crate::data::packed::{
 };
 use crate::data::sample::GameResult;
 use crate::progress::Progress;
+use crate::train::king_layouts::king_layout;
 use crate::train::scale_fit::{error_at, fit_scale, undecided};
-use crate::train::train_net::{Adam, FloatNetwork, Sample, train_epoch};
+use crate::train::train_net::{Adam, FloatNetwork, Minibatch, Sample, train_epoch};
 use crate::win_probability::sigmoid;
 use clap::Args;
 use rayon::prelude::*;
@@ -21,6 +22,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 use stockman::board::parse_fen;
 use stockman::files::{PartialFile, write_whole};
+use stockman::nnue::KingBuckets;
 use stockman::rng::SplitMix64;
 
 /// `stockman-lab train-net --help`'s examples.
@@ -94,9 +96,17 @@ pub struct TrainNetArgs {
     #[arg(long)]
     pub mirror: bool,
 
-    /// Hidden units per side: 128 or 256.
+    /// Hidden units per side: 128, 256, 512, 768 or 1024.
     #[arg(long, default_value_t = 128)]
     pub hidden: usize,
+
+    /// King buckets: the input weight set each side's king square picks.
+    /// `none` (one set, the networks before 1.1), `mirror` (one set; a king
+    /// on files e-h sees the board mirrored a<->h), and mirrored layouts of
+    /// `4` (by rank: 1, 2, 3-4, 5-8), `8` or `16` sets, each trained with a
+    /// factoriser (a set shared by all, folded into each when written).
+    #[arg(long, default_value = "none", value_parser = king_layout)]
+    pub king_buckets: KingBuckets,
 
     /// Output layers, one per range of piece counts (8: 2-5 pieces, 6-9,
     /// ..., 30-32); 1 makes the single-output network.
@@ -110,6 +120,20 @@ pub struct TrainNetArgs {
     /// Worker threads [default: all cores].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub threads: Option<u64>,
+}
+
+/// The input layer as the first line says it: `768`, or the sets, their
+/// mirror and the factoriser (`8x768 mirrored + factoriser`).
+fn input_shape(kings: KingBuckets, factorised: bool) -> String {
+    if kings.is_none() {
+        return "768".to_string();
+    }
+    format!(
+        "{}x768{}{}",
+        kings.count(),
+        if kings.mirrored() { " mirrored" } else { "" },
+        if factorised { " + factoriser" } else { "" }
+    )
 }
 
 fn fraction(s: &str) -> Result<f64, String> {
@@ -251,7 +275,8 @@ fn print_fitted_scale(args: &TrainNetArgs) -> Result<(), String> {
 fn train(args: &TrainNetArgs) -> Result<(), String> {
     // A bad width or an unwritable --out is found before minutes of reading
     // and training.
-    let mut net = FloatNetwork::random(args.hidden, args.output_buckets as usize, args.seed)?;
+    let buckets = args.output_buckets as usize;
+    let mut net = FloatNetwork::random(args.hidden, buckets, args.king_buckets, args.seed)?;
     let out = args.out.as_ref().ok_or("--out names the network file")?;
     PartialFile::check_writable(out)?;
     let started = Instant::now();
@@ -266,7 +291,11 @@ fn train(args: &TrainNetArgs) -> Result<(), String> {
         (samples, load(&args.validation_data, args)?)
     };
     let mut mirrored = String::new();
-    if args.mirror {
+    if args.mirror && net.kings().mirrored() {
+        // Each side then sees a position and its mirror alike: the same
+        // inputs, nothing more to learn.
+        mirrored = " (--mirror skipped: the layout mirrors)".to_string();
+    } else if args.mirror {
         // After the split, so no position is held out while its mirror is trained on.
         let mirrors: Vec<Sample> = training
             .par_iter()
@@ -276,7 +305,8 @@ fn train(args: &TrainNetArgs) -> Result<(), String> {
         training.extend(mirrors);
     }
     eprintln!(
-        "train-net: 768 -> 2x{} -> 1 ({} output {}), {} positions for training{mirrored}, {} held out, read in {:.1} s",
+        "train-net: {} -> 2x{} -> 1 ({} output {}), {} positions for training{mirrored}, {} held out, read in {:.1} s",
+        input_shape(net.kings(), net.factorised()),
         net.hidden_units(),
         net.buckets(),
         if net.buckets() == 1 {
@@ -290,6 +320,8 @@ fn train(args: &TrainNetArgs) -> Result<(), String> {
     );
     let scale = args.scale as f32;
     let mut adam = Adam::new(&net, args.rate as f32);
+    let batch = (args.batch as usize).min(training.len());
+    let mut room = Minibatch::new(&net, batch);
     // One unit per position trained on, over every epoch: the estimate
     // moves within an epoch.
     let bar = Progress::new("train-net", training.len() * args.epochs as usize);
@@ -299,17 +331,20 @@ fn train(args: &TrainNetArgs) -> Result<(), String> {
         let cosine = 0.5 * (1.0 + (std::f64::consts::PI * progress).cos());
         adam.rate = (args.rate * (0.1 + 0.9 * cosine)) as f32;
         shuffle(&mut training, &mut rng);
+        let pass = Instant::now();
         let train_error = train_epoch(
             &mut net,
             &mut adam,
+            &mut room,
             &training,
-            args.batch as usize,
+            batch,
             scale,
             |n, error| {
                 bar.set_message(format!("epoch {epoch}/{}, error {error:.6}", args.epochs));
                 bar.inc(n as u64)
             },
         );
+        let speed = training.len() as f64 / pass.elapsed().as_secs_f64();
         let held = if validation.is_empty() {
             String::new()
         } else {
@@ -319,7 +354,7 @@ fn train(args: &TrainNetArgs) -> Result<(), String> {
         // previous epoch's network whole.
         write_whole(out, &net.quantize().to_bytes())?;
         bar.log(&format!(
-            "train-net: epoch {epoch}/{}: error {train_error:.6}{held}, rate {:.5}, {:.0} s",
+            "train-net: epoch {epoch}/{}: error {train_error:.6}{held}, rate {:.5}, {speed:.0} positions/s, {:.0} s",
             args.epochs,
             adam.rate,
             started.elapsed().as_secs_f64()
