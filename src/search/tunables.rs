@@ -122,11 +122,11 @@ crate::tunables! {
     SCORE_DROP_CP: i32 = 30, 10..=100, 4.0;
     SCORE_DROP_PERCENT: u32 = 130, 100..=200, 5.0;
     /// By the best move's share of the root nodes (the mean of the last two
-    /// iterations): `(NODE_SHARE_BASE_CENTI - 100 × share) ×
-    /// NODE_SHARE_SCALE_CENTI / 10^4` (1.1 at a share of one half, 0.55 when
-    /// the best move took every node, about 1 at the typical 0.6).
-    NODE_SHARE_BASE_CENTI: u32 = 150, 110..=250, 5.0;
-    NODE_SHARE_SCALE_CENTI: u32 = 110, 50..=250, 8.0;
+    /// iterations): `1 + NODE_SHARE_WEIGHT_PERCENT / 100 × (NODE_SHARE_PIVOT_PERCENT
+    /// / 100 - share)`. Weight 0 (the default) turns it off: the weights
+    /// tried in play (1.1 here; 1.3 and 2 before) did not win games.
+    NODE_SHARE_WEIGHT_PERCENT: u32 = 0, 0..=250, 10.0;
+    NODE_SHARE_PIVOT_PERCENT: u32 = 60, 30..=90, 4.0;
     /// The bounds of the product, in percent.
     TIME_SCALE_MIN_PERCENT: u32 = 35, 10..=80, 3.0;
     TIME_SCALE_MAX_PERCENT: u32 = 250, 150..=400, 10.0;

@@ -4,7 +4,7 @@
 
 use crate::score::Score;
 use crate::search::tunables::{
-    NODE_SHARE_BASE_CENTI, NODE_SHARE_SCALE_CENTI, SCORE_DROP_CP, SCORE_DROP_PERCENT,
+    NODE_SHARE_PIVOT_PERCENT, NODE_SHARE_WEIGHT_PERCENT, SCORE_DROP_CP, SCORE_DROP_PERCENT,
     STABILITY_CHANGED_PERCENT, STABILITY_NEW_PERCENT, STABILITY_SETTLED_ITERATIONS,
     STABILITY_SETTLED_PERCENT, STABILITY_SETTLING_ITERATIONS, STABILITY_SETTLING_PERCENT,
     TIME_SCALE_MAX_PERCENT, TIME_SCALE_MIN_PERCENT,
@@ -107,16 +107,23 @@ impl Stability {
     }
 }
 
-/// `(base - share) × scale`: a best move that took nearly all the root's
-/// nodes had its rivals refuted quickly (stop sooner); a small share means
-/// other moves needed a deep look (think longer). At the defaults (1.5 and
-/// 1.1) a share of 1 gives 0.55, a share of 0.5 gives 1.1 and the typical
-/// share, about 0.6, about 1: the factor moves time between moves rather
-/// than spending more of it.
+/// `1 + weight × (pivot - share)` at the table's constants (never below
+/// 0): a best move that took nearly all the root's nodes had its rivals
+/// refuted quickly (stop sooner); a small share means other moves needed a
+/// deep look (think longer). The default weight is 0, which leaves the soft
+/// limit to the other factors: no weight tried so far won games (see
+/// docs/results/matches.md), so the factor waits for a tuning run.
 fn node_share_factor(share: f64) -> f64 {
-    let base = f64::from(tp!(NODE_SHARE_BASE_CENTI)) / 100.0;
-    let scale = f64::from(tp!(NODE_SHARE_SCALE_CENTI)) / 100.0;
-    ((base - share.clamp(0.0, 1.0)) * scale).max(0.0)
+    node_share_factor_with(
+        share,
+        percent(tp!(NODE_SHARE_WEIGHT_PERCENT)),
+        percent(tp!(NODE_SHARE_PIVOT_PERCENT)),
+    )
+}
+
+/// `1 + weight × (pivot - share)`, the share held to 0..=1, never below 0.
+fn node_share_factor_with(share: f64, weight: f64, pivot: f64) -> f64 {
+    (1.0 + weight * (pivot - share.clamp(0.0, 1.0))).max(0.0)
 }
 
 fn percent(value: u32) -> f64 {
@@ -153,19 +160,36 @@ mod tests {
 
     #[test]
     fn a_low_node_share_buys_time_and_a_high_one_gives_it_back() {
-        let with_share = |share| after(&[(true, 20, 20, Some(share))]).soft_scale();
+        // The form measured in play: weight 1.1, pivot 0.6.
+        let factor = |share| node_share_factor_with(share, 1.1, 0.6);
         let shares = [0.0, 0.1, 0.3, 0.5, 0.7, 0.9, 1.0];
         for pair in shares.windows(2) {
-            let (lower, higher) = (with_share(pair[0]), with_share(pair[1]));
-            assert!(lower.by_nodes > higher.by_nodes, "{pair:?}");
-            assert!(lower.total() >= higher.total(), "{pair:?}");
+            assert!(factor(pair[0]) > factor(pair[1]), "{pair:?}");
         }
-        assert!(with_share(1.0).total() < 1.0, "every node on the best move");
-        assert!(with_share(0.2).total() > 1.0, "the effort spread out");
-        // At the default constants: (1.5 - share) × 1.1.
-        if tp!(NODE_SHARE_BASE_CENTI) == 150 && tp!(NODE_SHARE_SCALE_CENTI) == 110 {
-            assert!((with_share(1.0).by_nodes - 0.55).abs() < 1e-9);
-            assert!((with_share(0.5).by_nodes - 1.1).abs() < 1e-9);
+        assert!(
+            (factor(1.0) - 0.56).abs() < 1e-9,
+            "every node on the best move"
+        );
+        assert!((factor(0.6) - 1.0).abs() < 1e-9, "the pivot is neutral");
+        assert!((factor(0.2) - 1.44).abs() < 1e-9, "the effort spread out");
+        assert_eq!(factor(-3.0), factor(0.0), "the share is held to 0..=1");
+        assert_eq!(node_share_factor_with(1.0, 5.0, 0.6), 0.0, "never below 0");
+        for share in shares {
+            assert_eq!(
+                node_share_factor_with(share, 0.0, 0.6),
+                1.0,
+                "weight 0: neutral"
+            );
+        }
+        // The table's constants are what the search uses.
+        let with_share = |share| after(&[(true, 20, 20, Some(share))]).soft_scale();
+        let (weight, pivot) = (
+            percent(tp!(NODE_SHARE_WEIGHT_PERCENT)),
+            percent(tp!(NODE_SHARE_PIVOT_PERCENT)),
+        );
+        for share in shares {
+            let expected = node_share_factor_with(share, weight, pivot);
+            assert_eq!(with_share(share).by_nodes, expected, "{share}");
         }
         // Without a count the factor is neutral.
         assert_eq!(after(&[(true, 20, 20, None)]).soft_scale().by_nodes, 1.0);
@@ -205,11 +229,12 @@ mod tests {
                 }
             }
         }
-        // A new best move, a falling score and no effort on it reach past
-        // the ceiling at the default constants.
+        // A new best move, a falling score and no effort on it: the
+        // product, held to the ceiling where it passes it.
         let worst = after(&[(true, 0, 0, None), (false, 0, -1000, Some(0.0))]).soft_scale();
-        assert!(worst.by_move * worst.by_score * worst.by_nodes > max);
-        assert_eq!(worst.total(), max);
+        let product = worst.by_move * worst.by_score * worst.by_nodes;
+        assert!(product > 1.0);
+        assert_eq!(worst.total(), product.min(max));
         // Factors far out of range are held to the bounds.
         let extreme = SoftScale {
             by_move: 10.0,
