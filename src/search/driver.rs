@@ -697,11 +697,25 @@ mod tests {
         };
         let unscaled = next_iteration_until(budget, &scale_with_share(None)).unwrap();
         assert_eq!(unscaled, ms(1000).mul_f64(next_iteration_share()));
-        let spread = next_iteration_until(budget, &scale_with_share(Some(0.2))).unwrap();
-        let focused = next_iteration_until(budget, &scale_with_share(Some(0.95))).unwrap();
+        // The node-share factor as a positive weight makes it (its default
+        // weight is 0: see time::stability).
+        let by_nodes = |by_nodes| SoftScale {
+            by_move: 1.0,
+            by_score: 1.0,
+            by_nodes,
+        };
+        let spread = next_iteration_until(budget, &by_nodes(1.44)).unwrap();
+        let focused = next_iteration_until(budget, &by_nodes(0.56)).unwrap();
         assert!(
             spread > unscaled && unscaled > focused,
             "{spread:?} {focused:?}"
+        );
+        assert_eq!(spread, ms(1000).mul_f64(next_iteration_share() * 1.44));
+        // The search's own scale after an iteration is what is applied.
+        let now = scale_with_share(Some(0.2));
+        assert_eq!(
+            next_iteration_until(budget, &now).unwrap(),
+            ms(1000).mul_f64(next_iteration_share() * now.total())
         );
         // `movetime`, `go nodes`, `go depth`: no soft limit, nothing to scale.
         let movetime = Limits {
