@@ -69,9 +69,7 @@ impl Gradient {
     /// Adds the scratch row to the hidden biases' gradient.
     #[inline(always)]
     pub(super) fn add_scratch_to_bias(&mut self) {
-        for (b, d) in self.input_bias.iter_mut().zip(&self.scratch) {
-            *b += d;
-        }
+        add_into(&mut self.input_bias, &self.scratch);
     }
 
     /// Adds the scratch row to input row `row` (of all the sets').
@@ -79,12 +77,7 @@ impl Gradient {
     pub(super) fn add_scratch_to_row(&mut self, row: usize) {
         let n = self.hidden;
         self.touched[row] = true;
-        for (w, d) in self.input[row * n..(row + 1) * n]
-            .iter_mut()
-            .zip(&self.scratch)
-        {
-            *w += d;
-        }
+        add_into(&mut self.input[row * n..(row + 1) * n], &self.scratch);
     }
 
     /// Back to zero: the touched input rows and the small layers.
@@ -119,9 +112,7 @@ impl Gradient {
                 }
                 row.fill(0.0);
                 for part in touching {
-                    for (w, d) in row.iter_mut().zip(&part.input[r * n..(r + 1) * n]) {
-                        *w += d;
-                    }
+                    add_into(row, &part.input[r * n..(r + 1) * n]);
                 }
                 *touched = true;
             });
@@ -134,18 +125,14 @@ impl Gradient {
                     row.fill(0.0);
                     let sets = (f..touched.len()).step_by(INPUTS);
                     for r in sets.filter(|&r| touched[r]) {
-                        for (w, d) in row.iter_mut().zip(&input[r * n..(r + 1) * n]) {
-                            *w += d;
-                        }
+                        add_into(row, &input[r * n..(r + 1) * n]);
                     }
                 });
         }
         let small = |mine: &mut Vec<f32>, of: fn(&Gradient) -> &Vec<f32>| {
             mine.fill(0.0);
             for part in parts {
-                for (w, d) in mine.iter_mut().zip(of(part)) {
-                    *w += d;
-                }
+                add_into(mine, of(part));
             }
         };
         small(&mut self.input_bias, |g| &g.input_bias);
@@ -162,5 +149,13 @@ impl Gradient {
             &self.output,
             &self.output_bias,
         ]
+    }
+}
+
+/// Adds `src` to `dst`, element by element (the shorter length).
+#[inline(always)]
+fn add_into(dst: &mut [f32], src: &[f32]) {
+    for (w, d) in dst.iter_mut().zip(src) {
+        *w += d;
     }
 }
