@@ -52,23 +52,12 @@ fn count(pos: &Chess, depth: u32) -> u64 {
     total
 }
 
-/// The table key: the Polyglot key plus the castling rook squares, which the
-/// Polyglot key leaves out and Chess960 positions need to tell apart.
-#[inline]
-fn table_key(pos: &Chess, key: u64) -> u64 {
-    let mut r = pos.castles().castling_rights().0;
-    // splitmix64 finaliser: any fixed function works, this one spreads bits.
-    r = (r ^ (r >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    r = (r ^ (r >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    key ^ r ^ (r >> 31)
-}
-
-/// Recursion through the hash table; `key` is the Polyglot key of `pos`.
+/// Recursion through the hash table; `key` is the position key of `pos`
+/// (`board::key`, which tells Chess960 castling rooks apart).
 /// `depth >= 2`: depth-1 nodes are bulk counted, which is cheaper than a
 /// key update and a probe.
 fn count_hashed(pos: &Chess, key: u64, depth: u32, table: &PerftTable) -> u64 {
-    let tk = table_key(pos, key);
-    if let Some(n) = table.probe(tk, depth) {
+    if let Some(n) = table.probe(key, depth) {
         return n;
     }
     let moves = pos.legal_moves();
@@ -87,7 +76,7 @@ fn count_hashed(pos: &Chess, key: u64, depth: u32, table: &PerftTable) -> u64 {
             total += count_hashed(&child, child_key, depth - 1, table);
         }
     }
-    table.store(tk, depth, total);
+    table.store(key, depth, total);
     total
 }
 
@@ -317,6 +306,32 @@ mod tests {
                 assert_eq!(perft_with(&p, d, Some(&table)), plain, "{fen} d{d}");
                 let parts = divide_with(&p, d, Some(&table));
                 assert_eq!(parts, divide(&p, d), "{fen} d{d}");
+            }
+        }
+    }
+
+    #[test]
+    fn hashed_counts_tell_apart_which_rook_holds_a_castling_right() {
+        // Rooks on a1 and b1: the b-rook's right castles, the a-rook's is
+        // blocked by the b-rook. Polyglot's key names only the side.
+        let fens = [
+            "4k3/7p/8/8/8/8/7P/RR2K3 w B - 0 1",
+            "4k3/7p/8/8/8/8/7P/RR2K3 w A - 0 1",
+        ];
+        let positions = fens.map(|fen| parse_fen(fen, true).unwrap().0);
+        assert_ne!(perft(&positions[0], 1), perft(&positions[1], 1));
+        let table = PerftTable::new(1).unwrap();
+        for order in [[0, 1], [1, 0]] {
+            for i in order {
+                let p = &positions[i];
+                for d in 1..=4 {
+                    assert_eq!(
+                        perft_with(p, d, Some(&table)),
+                        perft(p, d),
+                        "{} d{d}",
+                        fens[i]
+                    );
+                }
             }
         }
     }
