@@ -305,45 +305,18 @@ fn play_from(
     mut board: Board,
     picky: bool,
 ) -> Option<GameRecord> {
-    let mut positions = Vec::new();
-    let mut unkept = UnkeptCounts::default();
-    let mut scores: Vec<i32> = Vec::new();
+    let mut game = GameSoFar::default();
     let mut ply = 0;
     let (result, ending) = loop {
-        let turn = board.turn();
-        let moves = board.legal_moves();
-        if moves.is_empty() {
-            break if board.in_check() {
-                let winner = if turn.is_white() {
-                    GameResult::BlackWins
-                } else {
-                    GameResult::WhiteWins
-                };
-                (winner, Ending::Checkmate)
-            } else {
-                (GameResult::Draw, Ending::Stalemate)
-            };
-        }
-        if drawn_by_rule(&board) {
-            break (GameResult::Draw, Ending::DrawRule);
-        }
-        if ply >= cfg.max_plies {
-            break (GameResult::Draw, Ending::MaxLength);
+        if let Some(over) = game_over(&board, ply, cfg.max_plies) {
+            break over;
         }
         let (best, score) = player.think(&board);
         if ply == 0 && picky && score.0.abs() > OPENING_MAX_SCORE {
             return None;
         }
-        let white_score = if turn.is_white() { score.0 } else { -score.0 };
-        match keep_scored_position(ply as usize, &board, best, Some(score), quiet) {
-            Ok(()) => positions.push(Recorded {
-                pos: board.pos().clone(),
-                score: clamp_score(white_score),
-            }),
-            Err(why) => unkept.count(why),
-        }
-        scores.push(white_score);
-        if let Some(adjudicated) = adjudicate(&scores, ply) {
+        game.note(ply, &board, best, score, quiet);
+        if let Some(adjudicated) = adjudicate(&game.white_scores, ply) {
             break adjudicated;
         }
         board.play(best);
@@ -353,11 +326,65 @@ fn play_from(
         result,
         ending,
         plies: ply,
-        positions,
+        positions: game.positions,
         dfrc: false,
-        unkept,
+        unkept: game.unkept,
         not_chosen: 0,
     })
+}
+
+/// The end of the game before the move of `ply`, if it has one: mate,
+/// stalemate, a draw by rule, or the length limit.
+fn game_over(board: &Board, ply: u32, max_plies: u32) -> Option<(GameResult, Ending)> {
+    if board.legal_moves().is_empty() {
+        return Some(if !board.in_check() {
+            (GameResult::Draw, Ending::Stalemate)
+        } else if board.turn().is_white() {
+            (GameResult::BlackWins, Ending::Checkmate)
+        } else {
+            (GameResult::WhiteWins, Ending::Checkmate)
+        });
+    }
+    if drawn_by_rule(board) {
+        return Some((GameResult::Draw, Ending::DrawRule));
+    }
+    (ply >= max_plies).then_some((GameResult::Draw, Ending::MaxLength))
+}
+
+/// What a game in progress has gathered: the positions the filters kept,
+/// with their scores, the count of those they left out, and every search
+/// score from White's side (for adjudication).
+#[derive(Default)]
+struct GameSoFar {
+    positions: Vec<Recorded>,
+    unkept: UnkeptCounts,
+    white_scores: Vec<i32>,
+}
+
+impl GameSoFar {
+    /// Notes the search of `board` at `ply`: its best move and score.
+    fn note(
+        &mut self,
+        ply: u32,
+        board: &Board,
+        best: shakmaty::Move,
+        score: Score,
+        quiet: &mut QuietCheck,
+    ) {
+        let white_score = if board.turn().is_white() {
+            score.0
+        } else {
+            -score.0
+        };
+        match keep_scored_position(ply as usize, board, best, Some(score), quiet) {
+            Ok(()) => self.positions.push(Recorded {
+                pos: board.pos().clone(),
+                score: clamp_score(white_score),
+            }),
+            Err(why) => self.unkept.count(why),
+        }
+        self.white_scores.push(white_score);
+    }
 }
 
 #[cfg(test)]
