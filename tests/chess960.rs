@@ -296,6 +296,40 @@ fn castling_is_written_king_takes_rook_exactly_when_uci_chess960_is_on() {
     }
 }
 
+/// `UCI_Chess960` set after `position` applies to that position at once:
+/// the engine reads its last `position` command again, the moves included,
+/// and writes castling the new way (a GUI may send the option after the
+/// position, or switch variants between games without a new `position`).
+#[test]
+fn uci_chess960_set_after_position_writes_castling_the_new_way_at_once() {
+    let moves = ITALIAN.join(" ");
+    let mut e = engine_960(false);
+    for (on, written) in [(true, "e1h1"), (false, "e1g1"), (true, "e1h1")] {
+        if on {
+            e.send(&format!("position startpos moves {moves}"));
+        }
+        e.send(&format!("setoption name UCI_Chess960 value {on}"));
+        let game =
+            Game::from_pos(Chess::default(), CastlingMode::from_chess960(on)).with_moves(&ITALIAN);
+        let s = go(&mut e, &game, "go depth 3 searchmoves e1g1 e1h1");
+        assert_eq!(s.best.as_deref(), Some(written), "UCI_Chess960 {on}");
+    }
+    // A refused move is reported once: the position read again is that of
+    // the moves before it.
+    e.send(&format!("position startpos moves {moves} e1e3"));
+    let refused = e.sync();
+    assert!(refused.iter().any(|l| l.contains("e1e3")), "{refused:?}");
+    e.send("setoption name UCI_Chess960 value false");
+    let reread = e.sync();
+    assert!(
+        reread.iter().all(|l| !l.contains("e1e3")),
+        "the refused move is not read again: {reread:?}"
+    );
+    let game = Game::from_pos(Chess::default(), CastlingMode::Standard).with_moves(&ITALIAN);
+    let s = go(&mut e, &game, "go depth 3 searchmoves e1h1");
+    assert_eq!(s.best.as_deref(), Some("e1g1"));
+}
+
 /// `position ... moves` reads castling either way in either mode; a
 /// Chess960 king off the e-file castles king takes rook only, and its step
 /// towards the rook stays a step.

@@ -474,7 +474,12 @@ fn session(rng: &mut Rng, bases: &[String]) {
                 let (name, values) = rng.pick(OPTIONS);
                 let value = rng.pick(values);
                 if *name == "UCI_Chess960" {
+                    // The engine reads its position again in the new mode.
                     model.chess960 = *value == "true";
+                    let mode = model.mode();
+                    for game in model.game.iter_mut().chain(model.previous.iter_mut()) {
+                        game.mode = mode;
+                    }
                 }
                 if value.is_empty() {
                     e.send(&format!("setoption name {name}"));

@@ -34,6 +34,10 @@ pub enum Flow {
 pub struct Engine {
     out: Output,
     board: Board,
+    /// The `position` command the board came from, with the moves it took:
+    /// read again when `UCI_Chess960` changes, so that castling is written
+    /// the new way in the very position the GUI set.
+    position: (PositionStart, Vec<String>),
     options: Options,
     tt: Arc<TranspositionTable>,
     /// `Hash` changed: resize when no search runs (at `isready` or `go`).
@@ -57,6 +61,7 @@ impl Engine {
         Engine {
             out,
             board: Board::default(),
+            position: (PositionStart::StartPos, Vec::new()),
             options,
             tt: Arc::new(tt),
             resize_pending: false,
@@ -208,6 +213,10 @@ impl Engine {
                 }
             }
             Ok(OptionEffect::LoadNetwork { previous }) => self.load_network(previous),
+            Ok(OptionEffect::RereadPosition) => {
+                let (start, moves) = self.position.clone();
+                self.set_position(start, &moves);
+            }
             Ok(OptionEffect::LoadTablebases) => {
                 for line in self.known.load_tables(&self.options.syzygy_path) {
                     self.out.notice(Notice::Relayed(&line));
@@ -253,14 +262,14 @@ impl Engine {
     }
 
     fn set_position(&mut self, start: PositionStart, moves: &[String]) {
-        let base = match start {
+        let base = match &start {
             // In Chess960 mode the standard start position is one of the 960:
             // castling is written king-takes-rook (e1h1) there too.
             PositionStart::StartPos => Ok(Board::new(
                 shakmaty::Chess::default(),
                 shakmaty::CastlingMode::from_chess960(self.options.chess960),
             )),
-            PositionStart::Fen(fen) => Board::from_fen_960(&fen, self.options.chess960),
+            PositionStart::Fen(fen) => Board::from_fen_960(fen, self.options.chess960),
         };
         let mut board = match base {
             Ok(b) => b,
@@ -270,16 +279,19 @@ impl Engine {
                 return;
             }
         };
+        let mut applied = moves.len();
         for (i, text) in moves.iter().enumerate() {
             if let Err(message) = board.play_uci(text) {
                 self.out.notice(Notice::MoveRefused {
                     error: &message,
                     applied: i,
                 });
+                applied = i;
                 break;
             }
         }
         self.board = board;
+        self.position = (start, moves[..applied].to_vec());
     }
 
     fn limits_from(&self, go: &GoParams) -> Limits {

@@ -127,8 +127,14 @@ pub const DECLARATIONS: &[OptionDecl] = &[
         name: "UCI_Chess960",
         kind: OptionKind::Check { default: false },
         apply: |o, v| {
-            o.chess960 = v.check()?;
-            Ok(OptionEffect::None)
+            let on = v.check()?;
+            let changed = on != o.chess960;
+            o.chess960 = on;
+            Ok(if changed {
+                OptionEffect::RereadPosition
+            } else {
+                OptionEffect::None
+            })
         },
     },
     OptionDecl {
@@ -540,6 +546,9 @@ pub enum OptionEffect {
     LoadTablebases,
     /// `BookFile` changed: the engine reads the book.
     LoadBook,
+    /// `UCI_Chess960` changed: the engine reads its last `position` command
+    /// again, so that the board writes castling the new way.
+    RereadPosition,
 }
 
 impl Options {
