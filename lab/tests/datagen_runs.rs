@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::cli::{lab, path, scratch, text};
+use common::cli::{lab, path, refused, scratch, text};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -96,22 +96,11 @@ fn a_killed_run_resumes_to_the_file_an_uninterrupted_run_writes() {
         // A fresh run would throw the unfinished one away: refused.
         let mut args = vec!["datagen", "--out", path(&out), "--threads", "2"];
         args.extend(RUN);
-        let o = lab(&args);
-        assert!(!o.status.success());
-        assert!(
-            text(&o.stderr).contains("Add --resume"),
-            "{}",
-            text(&o.stderr)
-        );
+        refused(&args, "Add --resume");
         // Other arguments: refused, naming both runs.
         args.extend(["--resume", "--random-plies", "6"]);
-        let o = lab(&args);
-        assert!(!o.status.success());
-        let err = text(&o.stderr);
-        assert!(
-            err.contains("another run") && err.contains("--random-plies 6"),
-            "{err}"
-        );
+        let (_, err) = refused(&args, "another run");
+        assert!(err.contains("--random-plies 6"), "{err}");
         assert_eq!(std::fs::read(&partial).unwrap(), torn);
 
         // The same run, on another thread count: the very file of the full run.
@@ -131,13 +120,7 @@ fn a_killed_run_resumes_to_the_file_an_uninterrupted_run_writes() {
     let finished = dir.join("run.bin");
     let mut args = vec!["datagen", "--out", path(&finished), "--resume"];
     args.extend(RUN);
-    let o = lab(&args);
-    assert!(!o.status.success());
-    assert!(
-        text(&o.stderr).contains("no checkpoint"),
-        "{}",
-        text(&o.stderr)
-    );
+    refused(&args, "no checkpoint");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -5,23 +5,13 @@
 
 mod common;
 
-use common::cli::{lab, path, scratch, text};
+use common::cli::{lab, path, refused, scratch, text};
 use std::path::Path;
 
 fn partial(p: &Path) -> std::path::PathBuf {
     let mut name = p.as_os_str().to_owned();
     name.push(".partial");
     name.into()
-}
-
-/// Fails with a message naming `says`, and no panic.
-fn refused(args: &[&str], says: &str) -> (String, String) {
-    let o = lab(args);
-    let (out, err) = (text(&o.stdout), text(&o.stderr));
-    assert!(!o.status.success(), "{args:?} succeeded:\n{out}");
-    assert!(err.contains(says), "{args:?}: expected '{says}' in: {err}");
-    assert!(!err.contains("panicked"), "{args:?}: {err}");
-    (out, err)
 }
 
 #[test]

@@ -14,6 +14,16 @@ pub fn lab(args: &[&str]) -> Output {
         .expect("run stockman-lab")
 }
 
+/// Fails with a message naming `says`, and no panic.
+pub fn refused(args: &[&str], says: &str) -> (String, String) {
+    let o = lab(args);
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert!(!o.status.success(), "{args:?} succeeded:\n{out}");
+    assert!(err.contains(says), "{args:?}: expected '{says}' in: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    (out, err)
+}
+
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
