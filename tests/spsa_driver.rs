@@ -8,14 +8,10 @@ mod common;
 
 use common::cli::{path, scratch, text};
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn spsa(args: &[&str]) -> Output {
-    Command::new(common::python())
-        .arg(common::repo_path("scripts/spsa.py"))
-        .args(args)
-        .output()
-        .expect("run scripts/spsa.py with Python 3")
+    common::run_script("spsa.py", args)
 }
 
 #[test]

@@ -6,14 +6,10 @@
 mod common;
 
 use common::cli::{path, scratch, text};
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn threads_scaling(args: &[&str]) -> Output {
-    Command::new(common::python())
-        .arg(common::repo_path("scripts/threads_scaling.py"))
-        .args(args)
-        .output()
-        .expect("run scripts/threads_scaling.py with Python 3")
+    common::run_script("threads_scaling.py", args)
 }
 
 #[test]

@@ -5,7 +5,7 @@
 mod common;
 
 use common::engine_process::{EngineProcess, TIMEOUT};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 /// The relay with `factor` in front of `engine`, driven like an engine.
 fn relay(factor: &str, engine: &[&str]) -> EngineProcess {
@@ -71,14 +71,7 @@ fn stockman_behind_the_relay_plays_and_quits() {
 
 #[test]
 fn a_missing_engine_or_factor_is_an_error() {
-    let run = |args: &[&str]| {
-        Command::new(common::python())
-            .arg(common::repo_path("scripts/time_odds.py"))
-            .args(args)
-            .stdin(Stdio::null())
-            .output()
-            .unwrap()
-    };
+    let run = |args: &[&str]| common::run_script("time_odds.py", args);
     for (args, says) in [
         (
             &["--factor", "0.2", "--", "/no/such/engine"][..],

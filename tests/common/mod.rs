@@ -30,6 +30,16 @@ pub fn python() -> String {
         .unwrap_or_else(|| "python3".to_string())
 }
 
+/// Runs a script of scripts/ with `args` under `python()` to the end (its
+/// stdin closed, as `output` leaves it).
+pub fn run_script(script: &str, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(python())
+        .arg(repo_path(&format!("scripts/{script}")))
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("run scripts/{script} with Python 3: {e}"))
+}
+
 /// Runs a python-chess script of tests/python with `args` and returns what
 /// it printed; fails the test with the script's stderr if it fails.
 pub fn python_oracle(script: &str, args: &[&std::ffi::OsStr]) -> String {
