@@ -23,12 +23,10 @@ pub struct Stability {
     changed_now: bool,
     /// The score fell by more than `SCORE_DROP_CP` in the last iteration.
     dropped_now: bool,
-    /// The best move's share (0 to 1) of the root nodes: the mean over the
-    /// last two iterations that counted it (the share swings between odd
-    /// and even depths), or the last one's alone.
-    best_move_share: Option<f64>,
-    /// The last iteration's share alone, for the next mean.
+    /// The best move's share (0 to 1) of the root nodes in the last
+    /// iteration and in the one before (`None`: not counted).
     last_share: Option<f64>,
+    previous_share: Option<f64>,
 }
 
 /// The soft limit's scale after an iteration, factor by factor.
@@ -66,16 +64,18 @@ impl Stability {
         self.changed_now = !same_move;
         self.unchanged = if same_move { self.unchanged + 1 } else { 0 };
         self.dropped_now = current.0 < previous.0 - tp!(SCORE_DROP_CP);
-        self.best_move_share = match (self.last_share, best_move_share) {
-            (Some(before), Some(now)) => Some((before + now) / 2.0),
-            (_, now) => now,
-        };
+        self.previous_share = self.last_share;
         self.last_share = best_move_share;
     }
 
-    /// The best move's share of the root nodes, over the last two iterations.
+    /// The best move's share of the root nodes: the mean over the last two
+    /// iterations when both counted it (the share swings between odd and
+    /// even depths), else the last one's alone.
     pub fn best_move_share(&self) -> Option<f64> {
-        self.best_move_share
+        match (self.previous_share, self.last_share) {
+            (Some(before), Some(now)) => Some((before + now) / 2.0),
+            (_, now) => now,
+        }
     }
 
     /// The factors the soft limit is scaled by.
@@ -87,7 +87,7 @@ impl Stability {
             } else {
                 1.0
             },
-            by_nodes: self.best_move_share.map_or(1.0, node_share_factor),
+            by_nodes: self.best_move_share().map_or(1.0, node_share_factor),
         }
     }
 
