@@ -201,23 +201,40 @@ pub fn write_whole(target: &Path, bytes: &[u8]) -> Result<(), String> {
     file.finish()
 }
 
-/// An empty directory of its own for a unit test that writes files
-/// (`tests/common/cli.rs` has the same for the integration tests).
+/// An empty directory of its own for a unit test that writes files, removed
+/// when dropped (the integration tests' own, shared through `#[path]`).
 #[cfg(test)]
-pub(crate) fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("stockman-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+#[path = "../tests/common/scratch.rs"]
+pub(crate) mod scratch;
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
+    fn a_scratch_directory_is_removed_when_dropped_even_by_a_failing_test() {
+        let dir = scratch::Scratch::new("files-scratch");
+        let kept = dir.to_path_buf();
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        std::fs::write(dir.join("sub").join("f.txt"), "x").unwrap();
+        drop(dir);
+        assert!(!kept.exists());
+        let failed = std::panic::catch_unwind(|| {
+            let dir = scratch::Scratch::new("files-scratch-failing");
+            std::fs::write(dir.join("f.txt"), "x").unwrap();
+            panic!("a failing test");
+        });
+        assert!(failed.is_err());
+        let failing = std::env::temp_dir().join(format!(
+            "stockman-files-scratch-failing-{}",
+            std::process::id()
+        ));
+        assert!(!failing.exists());
+    }
+
+    #[test]
     fn only_regular_files_within_the_limit_are_read() {
-        let dir = scratch("files-read");
+        let dir = scratch::Scratch::new("files-read");
         let file = dir.join("f.txt");
         std::fs::write(&file, "12345").unwrap();
         assert_eq!(read_regular(&file, 5).unwrap(), b"12345");
@@ -232,7 +249,7 @@ mod tests {
 
     #[test]
     fn a_partial_file_replaces_the_target_only_when_finished() {
-        let dir = scratch("files-write");
+        let dir = scratch::Scratch::new("files-write");
         let target = dir.join("out.txt");
         std::fs::write(&target, "old").unwrap();
         {
@@ -256,7 +273,7 @@ mod tests {
 
     #[test]
     fn an_unfinished_file_kept_for_later_goes_on_from_its_good_length() {
-        let dir = scratch("files-resume");
+        let dir = scratch::Scratch::new("files-resume");
         let target = dir.join("run.bin");
         let refused = |len| PartialFile::resume(&target, len).err().unwrap_or_default();
         assert!(refused(0).contains("cannot read"));
@@ -280,6 +297,5 @@ mod tests {
         std::fs::write(&partial, b"abc").unwrap();
         drop(PartialFile::resume(&target, 2).unwrap());
         assert_eq!(std::fs::read(&partial).unwrap(), b"ab");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

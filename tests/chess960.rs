@@ -436,8 +436,9 @@ fn engine_fen_after(e: &mut EngineProcess, start: &str, moves: &[String]) -> Str
 // ---------------------------------------------------------------------------
 // The book in Chess960 mode.
 
-/// A Polyglot book file of the given (position, move, weight) records.
-fn write_book(name: &str, records: &[(&Board, &str, u16)]) -> std::path::PathBuf {
+/// A Polyglot book file `book.bin` of the given (position, move, weight)
+/// records, in a folder removed when the returned guard is dropped.
+fn write_book(name: &str, records: &[(&Board, &str, u16)]) -> common::scratch::Scratch {
     let square = |s: &str| -> u16 {
         let b = s.as_bytes();
         u16::from(b[0] - b'a') + 8 * u16::from(b[1] - b'1')
@@ -457,11 +458,9 @@ fn write_book(name: &str, records: &[(&Board, &str, u16)]) -> std::path::PathBuf
         bytes.extend(weight.to_be_bytes());
         bytes.extend(0u32.to_be_bytes());
     }
-    let dir = std::env::temp_dir().join(format!("stockman-960-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("book.bin");
-    std::fs::write(&file, bytes).unwrap();
-    file
+    let dir = common::scratch::Scratch::new(&format!("960-{name}"));
+    std::fs::write(dir.join("book.bin"), bytes).unwrap();
+    dir
 }
 
 /// `go` from `position`: the book move if one was played without a
@@ -487,7 +486,7 @@ fn the_book_in_chess960_mode() {
     let castling = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
     let outer = "4k3/pppppppp/8/8/8/8/PPPPPPPP/RR2K3 w A - 0 1";
     let inner = "4k3/pppppppp/8/8/8/8/PPPPPPPP/RR2K3 w B - 0 1";
-    let file = write_book(
+    let dir = write_book(
         "book",
         &[
             (&Board::default(), "e2e4", 7),
@@ -499,7 +498,8 @@ fn the_book_in_chess960_mode() {
         let mut e = engine_960(on);
         e.send("setoption name OwnBook value true");
         e.send("setoption name BookBestMove value true");
-        e.send(&format!("setoption name BookFile value {}", file.display()));
+        let book = dir.join("book.bin");
+        e.send(&format!("setoption name BookFile value {}", book.display()));
         e.sync();
         let castle = if on { "e1h1" } else { "e1g1" };
         let start = chess960_fen(STANDARD).unwrap();

@@ -4,7 +4,8 @@
 
 mod common;
 
-use common::cli::{stockman, text};
+use common::cli::{scratch, stockman, text};
+use common::scratch::Scratch;
 
 use rayon::prelude::*;
 use shakmaty::{CastlingSide, Color, File, Position, Square};
@@ -120,10 +121,8 @@ fn chess960_start_positions_to_depth_3() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// A scratch file under the system temp directory, unique to this process.
-fn temp_file(name: &str, contents: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("stockman-perft-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+/// Writes `contents` to `name` in the test's scratch folder.
+fn temp_file(dir: &Scratch, name: &str, contents: &str) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, contents).unwrap();
     path
@@ -223,7 +222,9 @@ fn binary_chess960_castling_is_king_takes_rook() {
 
 #[test]
 fn binary_epd_suite_passes_and_fails_with_the_right_exit_code() {
+    let dir = scratch("perft-suite-exit-code");
     let good = temp_file(
+        &dir,
         "good.epd",
         "# comment\n4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66 ;D3 1197\n\n\
          4k3/8/8/8/8/8/8/R3K3 w Q - 0 1 ;D1 16 ;D2 71 ;D6 846648\n",
@@ -242,6 +243,7 @@ fn binary_epd_suite_passes_and_fails_with_the_right_exit_code() {
 
     // The second position's D2 count is deliberately wrong.
     let bad = temp_file(
+        &dir,
         "wrong-count.epd",
         "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66\n4k3/8/8/8/8/8/8/R3K3 w Q - 0 1 ;D1 16 ;D2 70\n",
     );
@@ -251,16 +253,17 @@ fn binary_epd_suite_passes_and_fails_with_the_right_exit_code() {
     assert!(s.contains("2 FAIL D2 71 nodes, expected 70"), "{s}");
     assert!(s.contains("1 passed, 1 failed"), "{s}");
     assert!(text(&out.stderr).contains("1 of 2 perft positions FAILED"));
-    let _ = std::fs::remove_dir_all(good.parent().unwrap());
 }
 
 #[test]
 fn binary_bad_input_is_a_message_and_a_failure_never_a_panic() {
+    let dir = scratch("perft-bad-input");
     let bad_line = temp_file(
+        &dir,
         "bad-line.epd",
         "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15\n4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 fifteen\n",
     );
-    let missing = std::env::temp_dir().join("stockman-perft-test-no-such-file.epd");
+    let missing = dir.join("no-such-file.epd");
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (vec!["perft", "3", "--fen", "not a fen"], "invalid FEN"),
         (
@@ -315,7 +318,6 @@ fn binary_bad_input_is_a_message_and_a_failure_never_a_panic() {
         assert!(err.contains(needle), "{args:?}: stderr {err:?}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
-    let _ = std::fs::remove_dir_all(bad_line.parent().unwrap());
 }
 
 #[test]

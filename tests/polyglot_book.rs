@@ -7,6 +7,7 @@
 mod common;
 
 use common::engine_process::{EngineProcess, bestmove_of};
+use common::scratch::Scratch;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -15,11 +16,11 @@ use stockman::known::Book;
 
 const TIMEOUT: Duration = Duration::from_secs(60);
 
-/// Writes the book into a fresh folder; returns its path and python-chess's
-/// `(fen, sorted "uci:weight" list)` for each position.
-fn made_book(name: &str) -> (PathBuf, Vec<(String, Vec<String>)>) {
-    let dir = std::env::temp_dir().join(format!("stockman-book-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+/// Writes the book into a fresh folder; returns the folder (removed when
+/// dropped), the book's path and python-chess's `(fen, sorted "uci:weight"
+/// list)` for each position.
+fn made_book(name: &str) -> (Scratch, PathBuf, Vec<(String, Vec<String>)>) {
+    let dir = Scratch::new(&format!("book-{name}"));
     let file = dir.join("book.bin");
     let lines = common::python_oracle("polyglot_book.py", &[file.as_os_str()]);
     let expected = lines
@@ -31,12 +32,12 @@ fn made_book(name: &str) -> (PathBuf, Vec<(String, Vec<String>)>) {
             (fen.to_string(), moves)
         })
         .collect();
-    (file, expected)
+    (dir, file, expected)
 }
 
 #[test]
 fn book_moves_and_weights_agree_with_python_chess() {
-    let (file, expected) = made_book("reader");
+    let (_dir, file, expected) = made_book("reader");
     let book = Book::load(&file).unwrap();
     for (fen, want) in &expected {
         let board = Board::from_fen(fen).unwrap();
@@ -95,7 +96,7 @@ fn go(e: &mut EngineProcess, position: &str) -> (Option<(String, u32)>, String) 
 
 #[test]
 fn the_engine_plays_book_moves_by_weight_reproducibly() {
-    let (file, expected) = made_book("play");
+    let (_dir, file, expected) = made_book("play");
     let start = &expected[0].1;
     let picks = |e: &mut EngineProcess| -> Vec<String> {
         (0..12)
@@ -121,7 +122,7 @@ fn the_engine_plays_book_moves_by_weight_reproducibly() {
 
 #[test]
 fn the_book_is_left_after_a_miss_until_a_new_game() {
-    let (file, _) = made_book("leave");
+    let (_dir, file, _) = made_book("leave");
     let mut e = engine_with_book(&file, true);
     assert!(go(&mut e, "position startpos").0.is_some());
     assert!(go(&mut e, "position startpos moves a2a3").0.is_none());
@@ -135,7 +136,7 @@ fn the_book_is_left_after_a_miss_until_a_new_game() {
 
 #[test]
 fn broken_books_are_refused_and_the_engine_plays_on() {
-    let (file, _) = made_book("broken");
+    let (_dir, file, _) = made_book("broken");
     let bytes = std::fs::read(&file).unwrap();
     let dir = file.parent().unwrap();
     let truncated = dir.join("truncated.bin");

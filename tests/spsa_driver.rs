@@ -143,5 +143,4 @@ fn a_run_passes_the_perturbed_constants_to_the_runner_and_keeps_its_state() {
         text(&o.stderr)
     );
     assert!(!Path::new(fresh).exists(), "no state for a refused run");
-    std::fs::remove_dir_all(&dir).unwrap();
 }

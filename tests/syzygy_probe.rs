@@ -57,9 +57,7 @@ fn the_copied_tables_are_all_found_once() {
 
 #[test]
 fn broken_and_odd_files_are_reported_and_left_out() {
-    let dir = std::env::temp_dir().join(format!("stockman-tb-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch::Scratch::new("tb");
     let src = common::repo_path(TABLES);
     // A good table, a truncated one, one of the right size but garbage, a FIFO.
     std::fs::copy(src.join("KQvK.rtbw"), dir.join("KQvK.rtbw")).unwrap();
@@ -81,5 +79,4 @@ fn broken_and_odd_files_are_reported_and_left_out() {
             "{problems}"
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -104,7 +104,6 @@ fn eval_file_reads_only_a_regular_file_of_the_networks_size() {
     assert_eq!(e.eval(), before);
     let s = go(&mut e, &Game::start(), "go depth 3");
     assert!(s.best.is_some());
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]

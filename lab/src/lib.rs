@@ -12,3 +12,9 @@ pub mod progress;
 pub mod research;
 pub mod train;
 pub mod win_probability;
+
+/// A scratch directory for a unit test that writes files, removed when
+/// dropped (the engine's tests' own, shared through `#[path]`).
+#[cfg(test)]
+#[path = "../../tests/common/scratch.rs"]
+mod scratch;

@@ -97,7 +97,6 @@ fn datagen_writes_records_that_train_a_network() {
     assert!(o.status.success(), "{err}");
     assert!(err.contains("epoch 1/1"), "{err}");
     assert!(net.exists());
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 const UP: &str = "4k3/pppp4/8/8/8/8/PPPP4/3QK3";
@@ -142,7 +141,6 @@ fn convert_turns_text_into_records() {
     assert_refused_keeping_outputs(&["convert", "--from", path(&bad)], &out, |err| {
         err.contains("bad.txt:3:") && err.contains("lots")
     });
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -185,5 +183,4 @@ fn damaged_binary_files_and_bad_options_are_refused() {
     let o = lab(&["datagen", "--pgn", path(&pgn), "--out", path(&good)]);
     assert!(!o.status.success());
     assert_eq!(std::fs::read(&good).unwrap(), bytes);
-    let _ = std::fs::remove_dir_all(dir);
 }

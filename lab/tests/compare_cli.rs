@@ -70,7 +70,6 @@ fn pure_compare_agrees_and_writes_csv_and_svg() {
         &svg[..svg.len().min(100)]
     );
     assert!(svg.contains("MT") && svg.trim_end().ends_with("</svg>"));
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -100,7 +99,6 @@ fn normal_compare_with_chosen_back_ends() {
     assert!(out.contains("ratio = value / AlphaBeta's"), "{out}");
     assert!(out.contains("normal-mode values:"), "{out}");
     assert!(!out.contains("values-agree"), "{out}");
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -172,7 +170,6 @@ fn bad_input_is_a_clear_error_never_a_panic() {
         );
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]

@@ -159,7 +159,6 @@ fn openbench_comments_give_scores_for_white() {
             .iter()
             .all(|r| r.result == Some(GameResult::WhiteWins))
     );
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// tools/match.py's comments (`+0.31/12 0.105s`, python-chess's
@@ -249,7 +248,6 @@ fn match_py_games_convert_and_a_file_without_scores_is_refused() {
     assert_refused_keeping_outputs(&["convert", "--pgn", path(&bare)], &out, |err| {
         err.contains("no position with an engine score") && err.contains("18 without a score")
     });
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -306,7 +304,6 @@ fn fastchess_games_become_records_that_train() {
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(net.exists());
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -342,5 +339,4 @@ fn bad_games_and_comments_are_skipped_and_counted() {
     assert!(err.contains("game 3: skipped: no result"), "{err}");
     assert!(err.contains("game 4: skipped: variant 'Atomic'"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
-    let _ = std::fs::remove_dir_all(dir);
 }

@@ -121,7 +121,6 @@ fn a_killed_run_resumes_to_the_file_an_uninterrupted_run_writes() {
     let mut args = vec!["datagen", "--out", path(&finished), "--resume"];
     args.extend(RUN);
     refused(&args, "no checkpoint");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -163,7 +162,6 @@ fn dfrc_games_and_threads_leave_the_file_reproducible() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     let records = (std::fs::metadata(&bin).unwrap().len() - 8) / 32;
     assert_eq!(records, lines as u64);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -208,5 +206,4 @@ fn node_limits_and_the_dfrc_share_as_the_command_line_gives_them() {
     let o = lab(&["datagen", "--out", "x.txt", "--pgn", "x.pgn", "--resume"]);
     assert!(!o.status.success() && text(&o.stderr).contains("--resume"));
     assert!(!never.exists());
-    std::fs::remove_dir_all(&dir).unwrap();
 }

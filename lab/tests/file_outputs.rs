@@ -45,7 +45,6 @@ fn a_failed_datagen_keeps_the_existing_file() {
             .starts_with("# stockman-lab datagen")
     );
     assert!(!partial(&out).exists());
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -67,7 +66,6 @@ fn out_of_range_arguments_are_refused() {
         );
     }
     assert!(!out.exists());
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -116,5 +114,4 @@ fn unwritable_outputs_are_refused_before_any_work() {
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(net.exists() && !partial(&net).exists());
-    let _ = std::fs::remove_dir_all(dir);
 }

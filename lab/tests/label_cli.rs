@@ -6,6 +6,7 @@
 mod common;
 
 use common::cli::{lab, path, scratch, text};
+use common::scratch::Scratch;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -21,12 +22,14 @@ rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 [0.5]
 4k3/8/8/8/8/8/8/r3K2R w - - 0 1 [0.5]
 ";
 
-/// A scratch directory holding `DATA`: the data file and an output path.
-fn data_file(name: &str) -> (PathBuf, PathBuf) {
+/// A scratch directory holding `DATA` (removed when dropped), the data
+/// file and an output path.
+fn data_file(name: &str) -> (Scratch, PathBuf, PathBuf) {
     let dir = scratch(name);
     let data = dir.join("data.txt");
     std::fs::write(&data, DATA).unwrap();
-    (data, dir.join("labelled.txt"))
+    let out = dir.join("labelled.txt");
+    (dir, data, out)
 }
 
 /// `stockman-lab label --data DATA --out OUT` followed by `extra`.
@@ -56,7 +59,7 @@ fn close(a: f64, b: f64) -> bool {
 
 #[test]
 fn static_evaluations_become_win_probabilities_in_input_order() {
-    let (data, out) = data_file("label-static");
+    let (_dir, data, out) = data_file("label-static");
     let mock = common::repo_path("tests/python/static_eval_engine.py");
     let engine = format!("{} {}", common::python(), mock.display());
     let run = label(
@@ -100,7 +103,7 @@ fn static_evaluations_become_win_probabilities_in_input_order() {
 
 #[test]
 fn a_search_by_stockman_itself_labels_and_tune_reads_the_result() {
-    let (data, out) = data_file("label-search");
+    let (_dir, data, out) = data_file("label-search");
     let engine = common::engine_bin();
     let me = path(&engine);
     let run = label(
@@ -151,7 +154,7 @@ fn a_search_by_stockman_itself_labels_and_tune_reads_the_result() {
 
 #[test]
 fn bad_engines_and_arguments_are_refused_with_a_message() {
-    let (data, out) = data_file("label-bad");
+    let (_dir, data, out) = data_file("label-bad");
     let engine = common::engine_bin();
     let me = path(&engine);
     let cases: [(&[&str], &str); 7] = [

@@ -36,7 +36,6 @@ fn trees_bstar_prints_a_row_per_width_and_every_tree_in_the_csv() {
             .skip(1)
             .all(|l| l.contains(",best,0,separated,"))
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -60,7 +59,6 @@ fn chess_bstar_reports_moves_and_node_totals() {
         stdout.contains("a1a8") && stdout.contains("d1d8"),
         "{stdout}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::cli::{lab, text};
+use common::cli::{lab, scratch, text};
 
 use rayon::prelude::*;
 use std::process::Output;
@@ -224,8 +224,7 @@ fn cli_explicit_tree_trace() {
 
 #[test]
 fn cli_writes_csv() {
-    let dir = std::env::temp_dir().join(format!("stockman-trees-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("trees");
     let path = dir.join("rows.csv");
     let out = lab(&[
         "trees",
@@ -247,7 +246,6 @@ fn cli_writes_csv() {
         lines[1].starts_with("uniform,2,5,-1000..1000,10,1,minimax,32.000"),
         "{csv}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -100,7 +100,6 @@ fn datagen_writes_labelled_positions_reproducibly() {
         "not an ordered subset"
     );
     assert_eq!(few(&dir.join("d.txt")), c);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -153,7 +152,6 @@ fn datagen_reads_pgn_games() {
             .all(|l| all.any(|x| x == l))
     );
     assert_eq!(few(), first);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The same game bare and annotated as sites and GUIs write it: comments,
@@ -196,7 +194,6 @@ fn datagen_reads_the_main_line_of_annotated_pgn() {
     let expected = positions(&bare);
     assert!(!expected.is_empty());
     assert_eq!(positions(&annotated), expected);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The module comment of a generated `tuned.rs`, its lines joined: the note
@@ -300,7 +297,6 @@ fn tune_writes_the_generated_source() {
     assert_eq!(tempo(&source), before);
     let note = provenance_note(&source);
     assert!(note.contains("Held as they were: TEMPO."), "{note}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Data lines of a datagen run with `extra` arguments, and its header.
@@ -354,7 +350,6 @@ fn datagen_stops_starting_games_at_the_time_limit() {
     assert!(data.lines().next().unwrap().contains("--time-limit 1"));
     assert!(check_lines(&data) > 0);
     assert!(!dir.join("burst.txt.partial").exists());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `--evaluation classical` and `--eval-file` change what the players search
@@ -379,7 +374,6 @@ fn datagen_plays_with_the_chosen_evaluation() {
     let (header, classical) = datagen_with(&dir, "classical.txt", &["--evaluation", "classical"]);
     assert!(header.contains("--evaluation classical"), "{header}");
     assert_ne!(classical, built_in);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -483,5 +477,4 @@ fn bad_input_is_refused() {
         "--per-game",
     );
     fails(&["tune"], "--data");
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,7 +1,8 @@
 //! Running the real `stockman` binary from the integration tests: its
 //! output as text, and a fresh scratch directory for each test.
 
-use std::path::{Path, PathBuf};
+use super::scratch::Scratch;
+use std::path::Path;
 use std::process::{Command, Output};
 
 /// Runs `stockman` with `args` to the end.
@@ -16,12 +17,10 @@ pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// A fresh, empty directory for one test (unique to the name and process).
-pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("stockman-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh, empty directory for one test (unique to the name and process),
+/// removed when the test drops it.
+pub fn scratch(name: &str) -> Scratch {
+    Scratch::new(name)
 }
 
 pub fn path(p: &Path) -> &str {

@@ -5,6 +5,7 @@ pub mod cli;
 pub mod engine_process;
 pub mod help_text;
 pub mod rust_source;
+pub mod scratch;
 pub mod search_check;
 pub mod searching;
 

@@ -155,10 +155,10 @@ mod tests {
         let text = c.to_text();
         assert!(text.starts_with(FIRST_LINE));
         assert_eq!(Checkpoint::parse(&text).unwrap(), c);
-        let path = std::env::temp_dir().join(format!("stockman-ckpt-{}", std::process::id()));
+        let dir = crate::scratch::Scratch::new("lab-checkpoint");
+        let path = dir.join("run.bin.checkpoint");
         c.write(&path).unwrap();
         assert_eq!(Checkpoint::read(&path).unwrap(), c);
-        std::fs::remove_file(&path).unwrap();
         assert_eq!(
             checkpoint_path(Path::new("d/day.bin")),
             Path::new("d/day.bin.checkpoint")

@@ -296,8 +296,7 @@ mod tests {
 
     #[test]
     fn files_load_with_comments_and_report_bad_lines() {
-        let dir = std::env::temp_dir().join(format!("stockman-dataset-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::scratch::Scratch::new("lab-dataset");
         let good = dir.join("good.txt");
         std::fs::write(&good, format!("# test data\n{FEN} [1.0]\n\n{FEN} [0.0]\n")).unwrap();
         let mut ds = Dataset::default();
@@ -318,6 +317,5 @@ mod tests {
                 .load_file(&dir.join("missing.txt"))
                 .is_err()
         );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -403,11 +403,8 @@ mod tests {
     use super::*;
 
     /// An empty directory of its own for a test that writes files.
-    fn scratch(name: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("stockman-lab-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+    fn scratch(name: &str) -> crate::scratch::Scratch {
+        crate::scratch::Scratch::new(&format!("lab-{name}"))
     }
     use shakmaty::Square;
     use stockman::board::parse_fen;
@@ -572,7 +569,6 @@ mod tests {
         );
         assert_eq!(read_all(&write("empty.bin", &MAGIC)).unwrap(), vec![]);
         assert_eq!(record_count(8 + 64).unwrap(), 2);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -607,6 +603,5 @@ mod tests {
         assert_eq!(w.finish().unwrap(), 4);
         let kept: Vec<Record> = [&records[..2], &records[3..]].concat();
         assert_eq!(read_all(&path).unwrap(), kept);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -10,6 +10,9 @@ pub mod engine_process;
 /// The engine's reading of `--help` text, shared with the lab's help test.
 #[path = "../../../tests/common/help_text.rs"]
 pub mod help_text;
+/// The engine's tests' scratch directory, removed when dropped.
+#[path = "../../../tests/common/scratch.rs"]
+pub mod scratch;
 
 use std::path::PathBuf;
 
