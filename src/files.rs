@@ -156,18 +156,27 @@ impl PartialFile {
         Ok(())
     }
 
-    /// Flushes and renames the partial file to its name.
+    /// Flushes and renames the partial file to its name. When that fails the
+    /// partial file is removed, as when dropped unfinished (unless it is kept
+    /// for a later run).
     pub fn finish(mut self) -> Result<(), String> {
         let shown = self.partial.display().to_string();
         let writer = self.writer.take().expect("present until finish");
-        let file = writer
+        let done = writer
             .into_inner()
-            .map_err(|e| format!("cannot write {shown}: {}", e.error()))?;
-        file.sync_all()
-            .map_err(|e| format!("cannot write {shown}: {e}"))?;
-        drop(file);
-        std::fs::rename(&self.partial, &self.target)
-            .map_err(|e| format!("cannot rename {shown} to {}: {e}", self.target.display()))
+            .map_err(|e| format!("cannot write {shown}: {}", e.error()))
+            .and_then(|file| {
+                file.sync_all()
+                    .map_err(|e| format!("cannot write {shown}: {e}"))
+            })
+            .and_then(|()| {
+                std::fs::rename(&self.partial, &self.target)
+                    .map_err(|e| format!("cannot rename {shown} to {}: {e}", self.target.display()))
+            });
+        if done.is_err() && !self.keep {
+            let _ = std::fs::remove_file(&self.partial);
+        }
+        done
     }
 
     fn writer(&mut self) -> &mut BufWriter<File> {
@@ -269,6 +278,20 @@ mod tests {
         assert!(PartialFile::check_writable(&unwritable).is_err());
         assert!(PartialFile::check_writable(&target).is_ok());
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
+    }
+
+    #[test]
+    fn a_finish_that_fails_leaves_no_partial_file() {
+        let dir = scratch::Scratch::new("files-finish-fails");
+        // A folder where the file should go: the rename cannot replace it.
+        let target = dir.join("taken");
+        std::fs::create_dir(&target).unwrap();
+        let mut f = PartialFile::create(&target).unwrap();
+        f.write_all(b"data").unwrap();
+        let e = f.finish().unwrap_err();
+        assert!(e.contains("cannot rename"), "{e}");
+        assert!(!partial_path(&target).exists());
+        assert!(target.is_dir());
     }
 
     #[test]

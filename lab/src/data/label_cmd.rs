@@ -10,12 +10,12 @@ use crate::progress::Progress;
 use crate::win_probability::sigmoid;
 use clap::{ArgGroup, Args};
 use std::collections::BTreeMap;
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
+use stockman::files::{PartialFile, partial_path};
 
 /// Positions one engine labels before it takes the next batch.
 const BATCH: usize = 512;
@@ -211,59 +211,92 @@ struct Totals {
 /// to `OUT` only when every position is done, so a failed run leaves no
 /// half-labelled file that `tune` could take for a whole one.
 pub fn run_label(args: &LabelArgs) -> Result<(), String> {
-    let mut partial = args.out.clone().into_os_string();
-    partial.push(".partial");
-    let partial = PathBuf::from(partial);
-    let done = label_into(args, &partial).and_then(|summary| {
-        std::fs::rename(&partial, &args.out)
-            .map_err(|e| {
-                format!(
-                    "cannot rename {} to {}: {e}",
-                    partial.display(),
-                    args.out.display()
-                )
-            })
-            .map(|_| summary)
-    });
-    match done {
-        Ok(summary) => {
-            println!("{summary}");
-            Ok(())
-        }
-        Err(e) => {
-            let _ = std::fs::remove_file(&partial);
-            Err(e)
-        }
-    }
+    let mut out = PartialFile::create(&args.out)?;
+    let summary = label_into(args, &mut out)?;
+    out.finish()?;
+    println!("{summary}");
+    Ok(())
 }
 
-/// Labels `args.data` into `path`; the summary line, printed once the file
+/// Labels `args.data` into `out`; the summary line, printed once the file
 /// has its name.
-fn label_into(args: &LabelArgs, path: &Path) -> Result<String, String> {
+fn label_into(args: &LabelArgs, out: &mut PartialFile) -> Result<String, String> {
     let probe = args.probe();
-    let command: Vec<String> = args.engine.split_whitespace().map(String::from).collect();
     let Data {
         comments,
         positions,
     } = read_data(&args.data)?;
     let batches = positions.len().div_ceil(BATCH);
+    let engines = start_engines(args, batches)?;
+    let engine_name = engines[0].name.clone();
+    let partial = partial_path(&args.out);
+    let err = |e: std::io::Error| format!("writing {}: {e}", partial.display());
+    write_header(out, args, &comments, &engine_name).map_err(err)?;
+
+    let started = Instant::now();
+    let mut totals = Totals::default();
+    let progress = Progress::new("label", positions.len());
+    judge_in_order(engines, &positions, probe, |b, judged| {
+        for ((fen, result), j) in positions[b * BATCH..].iter().zip(judged) {
+            let Some(p) = label(j, args.scale) else {
+                totals.unavailable += 1;
+                continue;
+            };
+            match j {
+                Judgement::Centipawns(cp) => totals.pairs.push((cp, *result)),
+                _ => totals.mates += 1,
+            }
+            writeln!(out, "{fen} | {} | {p:.6}", value_text(j)).map_err(err)?;
+        }
+        let written = b + 1;
+        let done = (written * BATCH).min(positions.len());
+        progress.set_done(done as u64);
+        if written % 16 == 0 || written == batches {
+            progress.log(&format!(
+                "label: {done}/{} positions, {:.0} per second",
+                positions.len(),
+                done as f64 / started.elapsed().as_secs_f64().max(1e-3)
+            ));
+        }
+        Ok(())
+    })?;
+    progress.finish();
+    report_against_input(&totals.pairs, args.scale);
+    Ok(format!(
+        "label: {} positions labelled by {engine_name} ({} mates, {} without a value skipped), \
+         written to {}",
+        totals.pairs.len() + totals.mates,
+        totals.mates,
+        totals.unavailable,
+        args.out.display()
+    ))
+}
+
+/// One engine per thread asked for (all cores by default), no more than
+/// there are batches.
+fn start_engines(args: &LabelArgs, batches: usize) -> Result<Vec<UciProcess>, String> {
+    let command: Vec<String> = args.engine.split_whitespace().map(String::from).collect();
     let threads = args
         .threads
         .map(|t| t as usize)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .min(batches);
     let timeout = Duration::from_secs_f64(args.timeout);
-    let engines = (0..threads)
+    (0..threads)
         .map(|_| UciProcess::start(&command, &args.options, timeout))
-        .collect::<Result<Vec<_>, String>>()?;
-    let engine_name = engines[0].name.clone();
+        .collect()
+}
 
-    let mut out = File::create(path)
-        .map(BufWriter::new)
-        .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
-    let err = |e: std::io::Error| format!("writing {}: {e}", path.display());
-    for c in &comments {
-        writeln!(out, "{c}").map_err(err)?;
+/// The input's comments, then how the labels were made: the command and
+/// the engine, and what a label means.
+fn write_header(
+    out: &mut impl Write,
+    args: &LabelArgs,
+    comments: &[String],
+    engine_name: &str,
+) -> std::io::Result<()> {
+    for c in comments {
+        writeln!(out, "{c}")?;
     }
     let options: String = args
         .options
@@ -276,29 +309,36 @@ fn label_into(args: &LabelArgs, path: &Path) -> Result<String, String> {
          (engine: {engine_name}; stockman {})",
         args.data.display(),
         args.engine,
-        probe.describe(),
+        args.probe().describe(),
         args.scale,
         env!("CARGO_PKG_VERSION")
-    )
-    .map_err(err)?;
+    )?;
     writeln!(
         out,
         "# labels: {engine_name}'s judgement as White's win probability \
          1/(1+10^(-cp/{})), mates 1 or 0; the input's labels replaced",
         args.scale
     )
-    .map_err(err)?;
+}
 
+/// Judges `positions` in batches of `BATCH`, each engine on a thread of its
+/// own taking the next batch when done, and hands `take` each batch's
+/// judgements in input order (batch index, judgements). The first engine
+/// failure or error from `take` stops every engine and is returned.
+fn judge_in_order(
+    engines: Vec<UciProcess>,
+    positions: &[(String, f64)],
+    probe: Probe,
+    mut take: impl FnMut(usize, Vec<Judgement>) -> Result<(), String>,
+) -> Result<(), String> {
+    let batches = positions.len().div_ceil(BATCH);
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
     let (send, receive) = channel::<(usize, Result<Vec<Judgement>, String>)>();
-    let started = Instant::now();
-    let mut totals = Totals::default();
-    let progress = Progress::new("label", positions.len());
     std::thread::scope(|scope| -> Result<(), String> {
         for mut engine in engines {
             let send = send.clone();
-            let (next, failed, positions) = (&next, &failed, &positions);
+            let (next, failed) = (&next, &failed);
             scope.spawn(move || {
                 loop {
                     let b = next.fetch_add(1, Ordering::Relaxed);
@@ -331,55 +371,33 @@ fn label_into(args: &LabelArgs, path: &Path) -> Result<String, String> {
             };
             waiting.insert(b, judged);
             while let Some(judged) = waiting.remove(&written) {
-                let start = written * BATCH;
-                for ((fen, result), j) in positions[start..].iter().zip(judged) {
-                    let Some(p) = label(j, args.scale) else {
-                        totals.unavailable += 1;
-                        continue;
-                    };
-                    match j {
-                        Judgement::Centipawns(cp) => totals.pairs.push((cp, *result)),
-                        _ => totals.mates += 1,
-                    }
-                    writeln!(out, "{fen} | {} | {p:.6}", value_text(j)).map_err(err)?;
+                if let Err(e) = take(written, judged) {
+                    failed.store(true, Ordering::Relaxed);
+                    return Err(e);
                 }
                 written += 1;
-                let done = (written * BATCH).min(positions.len());
-                progress.set_done(done as u64);
-                if written % 16 == 0 || written == batches {
-                    progress.log(&format!(
-                        "label: {done}/{} positions, {:.0} per second",
-                        positions.len(),
-                        done as f64 / started.elapsed().as_secs_f64().max(1e-3)
-                    ));
-                }
             }
         }
         if written < batches {
             return Err("an engine stopped before the end".into());
         }
         Ok(())
-    })?;
-    progress.finish();
-    out.flush().map_err(err)?;
+    })
+}
 
-    if !totals.pairs.is_empty() {
-        let (scale, error) = best_scale(&totals.pairs);
-        println!(
-            "label: against the input's labels: mean squared error {:.6} at scale {}; \
-             the best scale {scale} gives {error:.6}",
-            mean_squared_error(&totals.pairs, args.scale),
-            args.scale
-        );
+/// How well the judgements predict the input's own labels (game results):
+/// the error at the scale used and at the best scale, when any position had
+/// a centipawn value.
+fn report_against_input(pairs: &[(f64, f64)], scale: f64) {
+    if pairs.is_empty() {
+        return;
     }
-    Ok(format!(
-        "label: {} positions labelled by {engine_name} ({} mates, {} without a value skipped), \
-         written to {}",
-        totals.pairs.len() + totals.mates,
-        totals.mates,
-        totals.unavailable,
-        args.out.display()
-    ))
+    let (best, error) = best_scale(pairs);
+    println!(
+        "label: against the input's labels: mean squared error {:.6} at scale {scale}; \
+         the best scale {best} gives {error:.6}",
+        mean_squared_error(pairs, scale),
+    );
 }
 
 #[cfg(test)]
