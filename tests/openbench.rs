@@ -95,6 +95,8 @@ fn bad_genfens_requests_in_the_uci_loop_are_reported_and_the_engine_goes_on() {
         "genfens many",
         "genfens 2 seed x",
         "genfens 2 book",
+        // Parsed, then refused while generating: the same message.
+        "genfens 2 seed 1 book /no/such/stockman/book.epd",
     ] {
         engine.send(bad);
         let lines = engine.sync();

@@ -145,7 +145,7 @@ impl fmt::Display for Notice<'_> {
             Notice::PerftDepthOutside { depth, max } => {
                 write!(f, "perft: depth {depth} is outside 1..={max}")
             }
-            Notice::GenfensError { error } => write!(f, "error in the genfens request: {error}"),
+            Notice::GenfensError { error } => write!(f, "bad genfens request: {error}"),
             Notice::BenchDepthOutside { depth, max } => {
                 write!(f, "bench: depth {depth} is outside 1..={max}")
             }
