@@ -101,6 +101,37 @@ pub struct SuiteSummary {
     pub nodes: u64,
 }
 
+/// How one suite position fared.
+enum Outcome {
+    /// Every listed count up to the depth limit matched; the deepest.
+    Passed { depth: u32, got: u64 },
+    /// The first listed count that did not match.
+    Failed { depth: u32, got: u64, want: u64 },
+    /// No count listed within the depth limit.
+    Skipped,
+}
+
+/// Counts `e`'s position at each listed depth up to `max_depth`, shallowest
+/// first, stopping at the first wrong count.
+fn check_entry(e: &EpdEntry, max_depth: u32, table: Option<&PerftTable>) -> Outcome {
+    let mut outcome = Outcome::Skipped;
+    for &(depth, want) in e.expected.iter().filter(|(d, _)| *d <= max_depth) {
+        let got: u64 = if depth == 0 {
+            1
+        } else {
+            divide_with(&e.pos, depth, table)
+                .iter()
+                .map(|(_, n)| n)
+                .sum()
+        };
+        if got != want {
+            return Outcome::Failed { depth, got, want };
+        }
+        outcome = Outcome::Passed { depth, got };
+    }
+    outcome
+}
+
 /// Checks every listed depth up to `max_depth` of every entry, shallow
 /// first, stopping a position at its first mismatch. Prints one line per
 /// position (its number, pass/FAIL/skip, the deepest depth checked, the
@@ -116,27 +147,11 @@ pub fn run_suite(
     let width = entries.len().to_string().len();
     for (i, e) in entries.iter().enumerate() {
         let t = Instant::now();
-        let mut checked = None;
-        let mut failure = None;
-        for &(depth, want) in e.expected.iter().filter(|(d, _)| *d <= max_depth) {
-            let got: u64 = if depth == 0 {
-                1
-            } else {
-                divide_with(&e.pos, depth, table)
-                    .iter()
-                    .map(|(_, n)| n)
-                    .sum()
-            };
-            if got != want {
-                failure = Some((depth, got, want));
-                break;
-            }
-            checked = Some((depth, got));
-        }
+        let outcome = check_entry(e, max_depth, table);
         let ms = t.elapsed().as_millis();
         let n = i + 1;
-        match (failure, checked) {
-            (Some((depth, got, want)), _) => {
+        match outcome {
+            Outcome::Failed { depth, got, want } => {
                 s.failed += 1;
                 s.nodes += got;
                 writeln!(
@@ -145,12 +160,12 @@ pub fn run_suite(
                     e.fen
                 )?;
             }
-            (None, Some((depth, got))) => {
+            Outcome::Passed { depth, got } => {
                 s.passed += 1;
                 s.nodes += got;
                 writeln!(out, "{n:>width$} pass D{depth} {got} nodes ({ms} ms)")?;
             }
-            (None, None) => {
+            Outcome::Skipped => {
                 s.skipped += 1;
                 writeln!(out, "{n:>width$} skip (no depth <= {max_depth} listed)")?;
             }

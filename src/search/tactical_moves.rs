@@ -2,7 +2,9 @@
 //! generated without the quiet moves that quiescence and ProbCut would throw
 //! away; in the order `legal_moves` lists them, so searches are unchanged.
 
-use shakmaty::{Bitboard, Chess, Color, File, Move, MoveList, Position, Role, Square, attacks};
+use shakmaty::{
+    Bitboard, Board, Chess, Color, File, Move, MoveList, Position, Role, Square, attacks,
+};
 
 /// Is this move part of the quiescence search (captures and queen promotions)?
 #[inline]
@@ -19,125 +21,171 @@ pub fn tactical_moves(pos: &Chess) -> MoveList {
         "tactical_moves is for positions not in check"
     );
     let mut moves = MoveList::new();
-    let board = pos.board();
-    let us = pos.turn();
-    let Some(king) = board.king_of(us) else {
+    let Some(king) = pos.board().king_of(pos.turn()) else {
         return moves;
     };
-    let theirs = board.by_color(!us);
-    let occupied = board.occupied();
-    let pinned = pinned_pieces(pos, king);
-    let push = |moves: &mut MoveList, m: Move| {
-        if let Move::Normal { from, to, .. } = m
-            && pinned.contains(from)
-            && !attacks::aligned(from, to, king)
-        {
-            return;
-        }
-        moves.push(m);
+    let board = pos.board();
+    let us = pos.turn();
+    let g = Generator {
+        board,
+        us,
+        king,
+        pinned: pinned_pieces(pos, king),
+        theirs: board.by_color(!us),
+        occupied: board.occupied(),
+        pawns: board.pawns() & board.by_color(us),
+        last_rank: Bitboard::from_rank(us.fold_wb(shakmaty::Rank::Eighth, shakmaty::Rank::First)),
     };
-
     // En passant first, as `legal_moves` does; shakmaty checks its legality.
     for m in pos.en_passant_moves() {
         moves.push(m);
     }
+    g.pawn_captures(&mut moves);
+    g.queen_pushes(&mut moves);
+    g.piece_captures(&mut moves);
+    g.king_captures(&mut moves);
+    debug_assert!(moves.iter().all(|&m| is_tactical(m)));
+    moves
+}
 
-    let pawns = board.pawns() & board.by_color(us);
-    let last_rank = Bitboard::from_rank(us.fold_wb(shakmaty::Rank::Eighth, shakmaty::Rank::First));
-    // Captures towards the a-file, then towards the h-file; in each, by
-    // target square, promotions after the others. The offset is the step
-    // from a pawn to the square it captures on.
-    let (west, east) = match us {
-        Color::White => (7, 9),
-        Color::Black => (-9, -7),
-    };
-    for (offset, edge) in [(west, File::A), (east, File::H)] {
-        let targets = (pawns & !Bitboard::from_file(edge)).shift(offset) & theirs;
-        for promoting in [false, true] {
-            for to in targets & if promoting { last_rank } else { !last_rank } {
-                let from = to
-                    .offset(-offset)
-                    .expect("a capture's target came from a pawn's square");
-                let capture = board.role_at(to);
-                let roles: &[Option<Role>] = if promoting {
-                    &[
-                        Some(Role::Queen),
-                        Some(Role::Rook),
-                        Some(Role::Bishop),
-                        Some(Role::Knight),
-                    ]
-                } else {
-                    &[None]
+/// What the steps of `tactical_moves` share: the board, the side to move,
+/// its king, its pinned pieces and pawns, the enemy pieces, the occupied
+/// squares and the promotion rank.
+struct Generator<'a> {
+    board: &'a Board,
+    us: Color,
+    king: Square,
+    pinned: Bitboard,
+    theirs: Bitboard,
+    occupied: Bitboard,
+    pawns: Bitboard,
+    last_rank: Bitboard,
+}
+
+impl Generator<'_> {
+    /// Adds `m` unless it moves a pinned piece off the line to its king.
+    #[inline]
+    fn push(&self, moves: &mut MoveList, m: Move) {
+        if let Move::Normal { from, to, .. } = m
+            && self.pinned.contains(from)
+            && !attacks::aligned(from, to, self.king)
+        {
+            return;
+        }
+        moves.push(m);
+    }
+
+    /// Pawn captures towards the a-file, then towards the h-file; in each,
+    /// by target square, promotions (all four pieces) after the others.
+    #[inline]
+    fn pawn_captures(&self, moves: &mut MoveList) {
+        let (board, theirs, last_rank) = (self.board, self.theirs, self.last_rank);
+        // The step from a pawn to the square it captures on.
+        let (west, east) = match self.us {
+            Color::White => (7, 9),
+            Color::Black => (-9, -7),
+        };
+        for (offset, edge) in [(west, File::A), (east, File::H)] {
+            let targets = (self.pawns & !Bitboard::from_file(edge)).shift(offset) & theirs;
+            for promoting in [false, true] {
+                for to in targets & if promoting { last_rank } else { !last_rank } {
+                    let from = to
+                        .offset(-offset)
+                        .expect("a capture's target came from a pawn's square");
+                    let capture = board.role_at(to);
+                    let roles: &[Option<Role>] = if promoting {
+                        &[
+                            Some(Role::Queen),
+                            Some(Role::Rook),
+                            Some(Role::Bishop),
+                            Some(Role::Knight),
+                        ]
+                    } else {
+                        &[None]
+                    };
+                    for &promotion in roles {
+                        self.push(
+                            moves,
+                            Move::Normal {
+                                role: Role::Pawn,
+                                from,
+                                capture,
+                                to,
+                                promotion,
+                            },
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// Quiet pushes to the last rank: only the queen promotion is tactical.
+    #[inline]
+    fn queen_pushes(&self, moves: &mut MoveList) {
+        let (step, back) = match self.us {
+            Color::White => (8, -8),
+            Color::Black => (-8, 8),
+        };
+        for to in self.pawns.shift(step) & !self.occupied & self.last_rank {
+            let from = to
+                .offset(back)
+                .expect("a pawn came from the square behind its push");
+            self.push(
+                moves,
+                Move::Normal {
+                    role: Role::Pawn,
+                    from,
+                    capture: None,
+                    to,
+                    promotion: Some(Role::Queen),
+                },
+            );
+        }
+    }
+
+    /// Knight, bishop, rook and queen captures, in that order of roles.
+    #[inline]
+    fn piece_captures(&self, moves: &mut MoveList) {
+        let (board, theirs, occupied) = (self.board, self.theirs, self.occupied);
+        for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+            for from in board.by_role(role) & board.by_color(self.us) {
+                let piece = shakmaty::Piece {
+                    color: self.us,
+                    role,
                 };
-                for &promotion in roles {
-                    push(
-                        &mut moves,
+                for to in attacks::attacks(from, piece, occupied) & theirs {
+                    self.push(
+                        moves,
                         Move::Normal {
-                            role: Role::Pawn,
+                            role,
                             from,
-                            capture,
+                            capture: board.role_at(to),
                             to,
-                            promotion,
+                            promotion: None,
                         },
                     );
                 }
             }
         }
     }
-    // Quiet pushes to the last rank: only the queen promotion is tactical.
-    let forward = |b: Bitboard| match us {
-        Color::White => b.shift(8),
-        Color::Black => b.shift(-8),
-    };
-    for to in forward(pawns) & !occupied & last_rank {
-        let from = match us {
-            Color::White => to.offset(-8),
-            Color::Black => to.offset(8),
-        }
-        .expect("a pawn came from the square behind its push");
-        push(
-            &mut moves,
-            Move::Normal {
-                role: Role::Pawn,
-                from,
-                capture: None,
-                to,
-                promotion: Some(Role::Queen),
-            },
-        );
-    }
 
-    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-        for from in board.by_role(role) & board.by_color(us) {
-            let piece = shakmaty::Piece { color: us, role };
-            for to in attacks::attacks(from, piece, occupied) & theirs {
-                push(
-                    &mut moves,
-                    Move::Normal {
-                        role,
-                        from,
-                        capture: board.role_at(to),
-                        to,
-                        promotion: None,
-                    },
-                );
+    /// King captures of pieces no enemy piece defends.
+    #[inline]
+    fn king_captures(&self, moves: &mut MoveList) {
+        let board = self.board;
+        for to in attacks::king_attacks(self.king) & self.theirs {
+            if board.attacks_to(to, !self.us, self.occupied).is_empty() {
+                moves.push(Move::Normal {
+                    role: Role::King,
+                    from: self.king,
+                    capture: board.role_at(to),
+                    to,
+                    promotion: None,
+                });
             }
         }
     }
-
-    for to in attacks::king_attacks(king) & theirs {
-        if board.attacks_to(to, !us, occupied).is_empty() {
-            moves.push(Move::Normal {
-                role: Role::King,
-                from: king,
-                capture: board.role_at(to),
-                to,
-                promotion: None,
-            });
-        }
-    }
-    debug_assert!(moves.iter().all(|&m| is_tactical(m)));
-    moves
 }
 
 /// Our pieces that stand alone between our king and an enemy slider.

@@ -200,33 +200,18 @@ fn parse_go(rest: &[&str]) -> Result<Command, String> {
             "wtime" | "btime" | "winc" | "binc" | "movetime" | "movestogo" | "depth" | "nodes"
             | "mate" => {
                 i += 1;
-                let v = match number(&key, arg) {
-                    Ok(v) => v,
+                match number(&key, arg) {
+                    Ok(v) => go.set_number(&key, v),
                     Err(e) => {
                         go.warnings.push(e);
+                        // A keyword where the number should be is read as
+                        // the next token, not swallowed.
                         if arg
                             .is_some_and(|a| GO_KEYWORDS.contains(&a.to_ascii_lowercase().as_str()))
                         {
                             i -= 1;
                         }
-                        continue;
                     }
-                };
-                let non_negative = v.max(0) as u64;
-                match key.as_str() {
-                    "wtime" => go.wtime = Some(non_negative),
-                    "btime" => go.btime = Some(non_negative),
-                    "winc" => go.winc = Some(non_negative),
-                    "binc" => go.binc = Some(non_negative),
-                    "movetime" => go.movetime = Some(non_negative),
-                    "movestogo" => {
-                        go.movestogo =
-                            Some(non_negative.min(u32::MAX as u64) as u32).filter(|m| *m > 0)
-                    }
-                    "depth" => go.depth = Some(v),
-                    "nodes" => go.nodes = Some(non_negative),
-                    "mate" => go.mate = Some(non_negative.clamp(1, u32::MAX as u64) as u32),
-                    _ => unreachable!("matched above"),
                 }
             }
             other => go
@@ -235,6 +220,29 @@ fn parse_go(rest: &[&str]) -> Result<Command, String> {
         }
     }
     Ok(Command::Go(go))
+}
+
+impl GoParams {
+    /// Sets the limit a numeric `go` keyword names (the keys `parse_go`
+    /// sends here): negative times and counts read as 0, `movestogo 0` as
+    /// none, `mate 0` as 1.
+    fn set_number(&mut self, key: &str, v: i64) {
+        let non_negative = v.max(0) as u64;
+        match key {
+            "wtime" => self.wtime = Some(non_negative),
+            "btime" => self.btime = Some(non_negative),
+            "winc" => self.winc = Some(non_negative),
+            "binc" => self.binc = Some(non_negative),
+            "movetime" => self.movetime = Some(non_negative),
+            "movestogo" => {
+                self.movestogo = Some(non_negative.min(u32::MAX as u64) as u32).filter(|m| *m > 0)
+            }
+            "depth" => self.depth = Some(v),
+            "nodes" => self.nodes = Some(non_negative),
+            "mate" => self.mate = Some(non_negative.clamp(1, u32::MAX as u64) as u32),
+            _ => {}
+        }
+    }
 }
 
 fn number(key: &str, arg: Option<&str>) -> Result<i64, String> {
