@@ -280,30 +280,9 @@ fn train(args: &TrainNetArgs) -> Result<(), String> {
     let out = args.out.as_ref().ok_or("--out names the network file")?;
     PartialFile::check_writable(out)?;
     let started = Instant::now();
-    let mut samples = load(&args.data, args)?;
     let mut rng = SplitMix64::new(args.seed);
-    shuffle(&mut samples, &mut rng);
-    let (mut training, validation) = if args.validation_data.is_empty() {
-        let held_out = ((samples.len() as f64 * args.validation) as usize).min(samples.len() - 1);
-        let training = samples.split_off(held_out);
-        (training, samples)
-    } else {
-        (samples, load(&args.validation_data, args)?)
-    };
-    let mut mirrored = String::new();
-    if args.mirror && net.kings().mirrored() {
-        // Each side then sees a position and its mirror alike: the same
-        // inputs, nothing more to learn.
-        mirrored = " (--mirror skipped: the layout mirrors)".to_string();
-    } else if args.mirror {
-        // After the split, so no position is held out while its mirror is trained on.
-        let mirrors: Vec<Sample> = training
-            .par_iter()
-            .filter_map(Sample::file_mirrored)
-            .collect();
-        mirrored = format!(" ({} of them mirrors)", mirrors.len());
-        training.extend(mirrors);
-    }
+    let (mut training, validation) = training_and_validation(args, &mut rng)?;
+    let mirrored = add_mirrors(args, &net, &mut training);
     eprintln!(
         "train-net: {} -> 2x{} -> 1 ({} output {}), {} positions for training{mirrored}, {} held out, read in {:.1} s",
         input_shape(net.kings(), net.factorised()),
@@ -327,9 +306,7 @@ fn train(args: &TrainNetArgs) -> Result<(), String> {
     let bar = Progress::new("train-net", training.len() * args.epochs as usize);
     for epoch in 1..=args.epochs {
         bar.set_message(format!("epoch {epoch}/{}", args.epochs));
-        let progress = (epoch - 1) as f64 / args.epochs as f64;
-        let cosine = 0.5 * (1.0 + (std::f64::consts::PI * progress).cos());
-        adam.rate = (args.rate * (0.1 + 0.9 * cosine)) as f32;
+        adam.rate = rate_at(args, epoch);
         shuffle(&mut training, &mut rng);
         let pass = Instant::now();
         let train_error = train_epoch(
@@ -368,6 +345,52 @@ fn train(args: &TrainNetArgs) -> Result<(), String> {
         args.epochs
     );
     Ok(())
+}
+
+/// The positions to train on and those to measure on, shuffled: a share
+/// of `--data` held out, or all of `--validation-data` when given.
+fn training_and_validation(
+    args: &TrainNetArgs,
+    rng: &mut SplitMix64,
+) -> Result<(Vec<Sample>, Vec<Sample>), String> {
+    let mut samples = load(&args.data, args)?;
+    shuffle(&mut samples, rng);
+    if args.validation_data.is_empty() {
+        let held_out = ((samples.len() as f64 * args.validation) as usize).min(samples.len() - 1);
+        let training = samples.split_off(held_out);
+        Ok((training, samples))
+    } else {
+        Ok((samples, load(&args.validation_data, args)?))
+    }
+}
+
+/// With `--mirror`, adds each training position's left-right mirror (after
+/// the split, so no position is held out while its mirror is trained on);
+/// what the start line says of it.
+fn add_mirrors(args: &TrainNetArgs, net: &FloatNetwork, training: &mut Vec<Sample>) -> String {
+    if !args.mirror {
+        return String::new();
+    }
+    if net.kings().mirrored() {
+        // Each side then sees a position and its mirror alike: the same
+        // inputs, nothing more to learn.
+        return " (--mirror skipped: the layout mirrors)".to_string();
+    }
+    let mirrors: Vec<Sample> = training
+        .par_iter()
+        .filter_map(Sample::file_mirrored)
+        .collect();
+    let said = format!(" ({} of them mirrors)", mirrors.len());
+    training.extend(mirrors);
+    said
+}
+
+/// Adam's step size in epoch `epoch` (from 1): `--rate` falling along half
+/// a cosine towards a tenth of it.
+fn rate_at(args: &TrainNetArgs, epoch: u64) -> f32 {
+    let progress = (epoch - 1) as f64 / args.epochs as f64;
+    let cosine = 0.5 * (1.0 + (std::f64::consts::PI * progress).cos());
+    (args.rate * (0.1 + 0.9 * cosine)) as f32
 }
 
 #[cfg(test)]

@@ -170,26 +170,8 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
         stockman::files::PartialFile::check_writable(&args.out)?;
     }
     let reg = registry();
-    if let Some(unknown) = args
-        .freeze
-        .iter()
-        .find(|name| !reg.iter().any(|info| info.name == name.as_str()))
-    {
-        return Err(format!(
-            "--freeze {unknown}: no such weight (the names are those in tuned.rs)"
-        ));
-    }
-    let started = Instant::now();
-    let mut data = Dataset::default();
-    for path in &args.data {
-        data.load_file(path)?;
-    }
-    eprintln!(
-        "tune: {} positions traced in {:.1} s ({} coefficients)",
-        data.len(),
-        started.elapsed().as_secs_f64(),
-        data.coefs.len()
-    );
+    check_frozen_names(&reg, &args.freeze)?;
+    let data = load_data(&args.data)?;
     let layout = Layout::new(&reg);
     let model = Model::new();
     let start = Layout::values(&reg);
@@ -235,9 +217,83 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
         epochs: args.epochs,
         rate: args.rate,
     };
-    let counts = occurrences(&model, &data, layout.len());
-    // Frozen: the elements of the weights named by --freeze, and those used
-    // by fewer than --min-count positions (listed, when used at all).
+    let frozen = frozen_elements(
+        &reg,
+        &layout,
+        &occurrences(&model, &data, layout.len()),
+        args,
+    );
+    let mut failure = None;
+    let tuning = Instant::now();
+    optimise(
+        &model,
+        &data,
+        &layout,
+        &mut w,
+        k,
+        schedule,
+        &frozen,
+        args.l2,
+        &mut |epoch, err, objective, w| {
+            report_epoch(args, schedule, tuning, epoch, err, objective);
+            if args.save_every > 0 && epoch % args.save_every == 0 && epoch < args.epochs {
+                match save(w, &mut note, &frozen, epoch) {
+                    Ok((e, o)) => eprintln!(
+                        "tune: saved {} (rounded error {e:.6}, objective {o:.6})",
+                        args.out.display()
+                    ),
+                    Err(e) => failure = failure.take().or(Some(e)),
+                }
+            }
+        },
+    );
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    let (after, objective) = save(&w, &mut note, &frozen, args.epochs)?;
+    print_changes(&reg, &layout, &start, &to_values(&w));
+    print_summary(args, data.len(), k, before, after, objective);
+    Ok(())
+}
+
+/// Refuses a `--freeze` name that is no weight of the registry.
+fn check_frozen_names(reg: &[WeightInfo], freeze: &[String]) -> Result<(), String> {
+    match freeze
+        .iter()
+        .find(|name| !reg.iter().any(|info| info.name == name.as_str()))
+    {
+        Some(unknown) => Err(format!(
+            "--freeze {unknown}: no such weight (the names are those in tuned.rs)"
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Loads and traces every data file, saying how many positions and how long.
+fn load_data(files: &[PathBuf]) -> Result<Dataset, String> {
+    let started = Instant::now();
+    let mut data = Dataset::default();
+    for path in files {
+        data.load_file(path)?;
+    }
+    eprintln!(
+        "tune: {} positions traced in {:.1} s ({} coefficients)",
+        data.len(),
+        started.elapsed().as_secs_f64(),
+        data.coefs.len()
+    );
+    Ok(data)
+}
+
+/// Which weight elements the tuner leaves as they are: those of the weights
+/// named by `--freeze`, and those used by fewer than `--min-count` positions
+/// (listed on stderr, when used at all).
+fn frozen_elements(
+    reg: &[WeightInfo],
+    layout: &Layout,
+    counts: &[u64],
+    args: &TuneArgs,
+) -> Vec<bool> {
     let mut frozen: Vec<bool> = counts.iter().map(|&n| n < args.min_count).collect();
     let mut rare = Vec::new();
     for (wi, info) in reg.iter().enumerate() {
@@ -257,58 +313,52 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
             rare.join(", ")
         );
     }
-    let mut failure = None;
-    let tuning = Instant::now();
-    optimise(
-        &model,
-        &data,
-        &layout,
-        &mut w,
-        k,
-        schedule,
-        &frozen,
-        args.l2,
-        &mut |epoch, err, objective, w| {
-            let penalised = if args.l2 > 0.0 {
-                format!(" objective {objective:.6}")
-            } else {
-                String::new()
-            };
-            eprintln!(
-                "tune: epoch {epoch}/{} error {err:.6}{penalised} rate {:.3} ({:.1} s)",
-                args.epochs,
-                schedule.rate_at(epoch - 1),
-                tuning.elapsed().as_secs_f64()
-            );
-            if args.save_every > 0 && epoch % args.save_every == 0 && epoch < args.epochs {
-                match save(w, &mut note, &frozen, epoch) {
-                    Ok((e, o)) => eprintln!(
-                        "tune: saved {} (rounded error {e:.6}, objective {o:.6})",
-                        args.out.display()
-                    ),
-                    Err(e) => failure = failure.take().or(Some(e)),
-                }
-            }
-        },
+    frozen
+}
+
+/// One epoch's progress line on stderr.
+fn report_epoch(
+    args: &TuneArgs,
+    schedule: Schedule,
+    tuning: Instant,
+    epoch: usize,
+    err: f64,
+    objective: f64,
+) {
+    let penalised = if args.l2 > 0.0 {
+        format!(" objective {objective:.6}")
+    } else {
+        String::new()
+    };
+    eprintln!(
+        "tune: epoch {epoch}/{} error {err:.6}{penalised} rate {:.3} ({:.1} s)",
+        args.epochs,
+        schedule.rate_at(epoch - 1),
+        tuning.elapsed().as_secs_f64()
     );
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    let (after, objective) = save(&w, &mut note, &frozen, args.epochs)?;
-    print_changes(&reg, &layout, &start, &to_values(&w));
+}
+
+/// The run's one line on stdout: the errors before and after, and where
+/// the weights went.
+fn print_summary(
+    args: &TuneArgs,
+    positions: usize,
+    k: f64,
+    before: f64,
+    after: f64,
+    objective: f64,
+) {
     let penalised = if args.l2 > 0.0 {
         format!(" (objective with L2 {}: {objective:.6})", args.l2)
     } else {
         String::new()
     };
     println!(
-        "tune: {} positions, K = {k:.4}, error {before:.6} -> {after:.6}{penalised}, {} epochs, \
+        "tune: {positions} positions, K = {k:.4}, error {before:.6} -> {after:.6}{penalised}, {} epochs, \
          written to {}",
-        data.len(),
         args.epochs,
         args.out.display()
     );
-    Ok(())
 }
 
 /// `NAME` or `NAME[i]`.

@@ -92,21 +92,7 @@ pub fn load_epd(path: &Path) -> Result<Vec<EpdPosition>, String> {
 
 /// Runs `stockman-lab compare`.
 pub fn run_compare(args: &CompareArgs) -> Result<(), String> {
-    if !(1..=i64::from(MAX_COMPARE_DEPTH)).contains(&args.depth) {
-        return Err(format!(
-            "depth {} is out of range (1..={MAX_COMPARE_DEPTH})",
-            args.depth
-        ));
-    }
-    let max_depth = args.depth as Depth;
-    let algorithms =
-        parse_algorithms(&args.algorithms).map_err(|e| format!("--algorithms: {e}"))?;
-    if !(1..=65536).contains(&args.hash) {
-        return Err(format!(
-            "--hash {} is out of range (1..=65536 MB)",
-            args.hash
-        ));
-    }
+    let (max_depth, algorithms) = checked_limits(args)?;
     let positions = load_epd(&args.epd)?;
     // Unwritable outputs are found before the searches, not after them.
     for (path, what) in [(&args.csv, "CSV"), (&args.svg, "SVG")] {
@@ -134,56 +120,26 @@ pub fn run_compare(args: &CompareArgs) -> Result<(), String> {
         names.join(", "),
         args.hash
     ))?;
-
-    let mut runs: Vec<Measurement> = Vec::new();
-    for depth in 1..=max_depth {
-        let progress = Progress::new(format!("depth {depth}"), positions.len() * algorithms.len());
-        let mut rows = Vec::with_capacity(algorithms.len());
-        let first = runs.len();
-        for (index, position) in positions.iter().enumerate() {
-            for &algorithm in &algorithms {
-                runs.push(measure(position, index, algorithm, depth, mode, args.hash)?);
-                progress.tick();
-            }
-        }
-        progress.finish();
-        for &algorithm in &algorithms {
-            let totals = Totals::of(runs[first..].iter().filter(|m| m.algorithm == algorithm));
-            rows.push((algorithm, totals));
-        }
-        emit(&format!("{}\n", depth_table(depth, &rows, baseline)))?;
-    }
-
+    let runs = measure_all(
+        &positions,
+        &algorithms,
+        max_depth,
+        mode,
+        args.hash,
+        baseline,
+    )?;
     let found = disagreements(&runs);
     let agreeing = positions_agreeing(positions.len(), &found);
-    if mode == SearchMode::Pure {
-        emit(&format!(
-            "values-agree: {agreeing}/{} positions at every depth (Pure mode: every back end must return the depth-d minimax value)\n",
-            positions.len()
-        ))?;
-    } else {
-        emit(&format!(
-            "normal-mode values: {agreeing}/{} positions with the same root value from every back end at every depth \
-             (not checked: deeper TT entries may cut off)\n",
-            positions.len()
-        ))?;
-    }
-    if let Some(path) = &args.csv {
-        write_file(path, &csv_text(&runs, mode, &positions), "CSV")?;
-    }
-    if let Some(path) = &args.svg {
-        let title = format!(
-            "{} positions from {}, {mode:?} mode",
-            positions.len(),
-            file_name(&args.epd)
-        );
-        let svg = nodes_chart(
-            &title,
-            &chart_series(&algorithms, &runs, max_depth),
-            baseline_index(&algorithms, baseline),
-        )?;
-        write_file(path, &svg, "SVG")?;
-    }
+    emit(&agreement_line(mode, agreeing, positions.len()))?;
+    write_outputs(
+        args,
+        &positions,
+        &algorithms,
+        &runs,
+        max_depth,
+        mode,
+        baseline,
+    )?;
     if mode == SearchMode::Pure && !found.is_empty() {
         for d in found.iter().take(DISAGREEMENTS_SHOWN) {
             eprintln!("disagree: {}", describe(d, &positions));
@@ -195,6 +151,103 @@ pub fn run_compare(args: &CompareArgs) -> Result<(), String> {
             "back ends disagree on the root value of {} position(s) in Pure mode",
             positions.len() - agreeing
         ));
+    }
+    Ok(())
+}
+
+/// The depth and back ends asked for, refused with a message when out of
+/// range (the hash size too).
+fn checked_limits(args: &CompareArgs) -> Result<(Depth, Vec<Algorithm>), String> {
+    if !(1..=i64::from(MAX_COMPARE_DEPTH)).contains(&args.depth) {
+        return Err(format!(
+            "depth {} is out of range (1..={MAX_COMPARE_DEPTH})",
+            args.depth
+        ));
+    }
+    let algorithms =
+        parse_algorithms(&args.algorithms).map_err(|e| format!("--algorithms: {e}"))?;
+    if !(1..=65536).contains(&args.hash) {
+        return Err(format!(
+            "--hash {} is out of range (1..=65536 MB)",
+            args.hash
+        ));
+    }
+    Ok((args.depth as Depth, algorithms))
+}
+
+/// Every back end on every position at each depth 1..=`max_depth`, a table
+/// per depth on stdout as it completes; every search's measurement.
+fn measure_all(
+    positions: &[EpdPosition],
+    algorithms: &[Algorithm],
+    max_depth: Depth,
+    mode: SearchMode,
+    hash: usize,
+    baseline: Algorithm,
+) -> Result<Vec<Measurement>, String> {
+    let mut runs: Vec<Measurement> = Vec::new();
+    for depth in 1..=max_depth {
+        let progress = Progress::new(format!("depth {depth}"), positions.len() * algorithms.len());
+        let first = runs.len();
+        for (index, position) in positions.iter().enumerate() {
+            for &algorithm in algorithms {
+                runs.push(measure(position, index, algorithm, depth, mode, hash)?);
+                progress.tick();
+            }
+        }
+        progress.finish();
+        let rows: Vec<(Algorithm, Totals)> = algorithms
+            .iter()
+            .map(|&algorithm| {
+                let totals = Totals::of(runs[first..].iter().filter(|m| m.algorithm == algorithm));
+                (algorithm, totals)
+            })
+            .collect();
+        emit(&format!("{}\n", depth_table(depth, &rows, baseline)))?;
+    }
+    Ok(runs)
+}
+
+/// What the root values say: in Pure mode every back end must agree, in
+/// Normal mode the count is only reported.
+fn agreement_line(mode: SearchMode, agreeing: usize, positions: usize) -> String {
+    if mode == SearchMode::Pure {
+        format!(
+            "values-agree: {agreeing}/{positions} positions at every depth (Pure mode: every back end must return the depth-d minimax value)\n"
+        )
+    } else {
+        format!(
+            "normal-mode values: {agreeing}/{positions} positions with the same root value from every back end at every depth \
+             (not checked: deeper TT entries may cut off)\n"
+        )
+    }
+}
+
+/// The CSV and the SVG chart, when asked for.
+fn write_outputs(
+    args: &CompareArgs,
+    positions: &[EpdPosition],
+    algorithms: &[Algorithm],
+    runs: &[Measurement],
+    max_depth: Depth,
+    mode: SearchMode,
+    baseline: Algorithm,
+) -> Result<(), String> {
+    if let Some(path) = &args.csv {
+        write_file(path, &csv_text(runs, mode, positions), "CSV")?;
+    }
+    if let Some(path) = &args.svg {
+        let title = format!(
+            "{} positions from {}, {mode:?} mode",
+            positions.len(),
+            file_name(&args.epd)
+        );
+        let svg = nodes_chart(
+            &title,
+            &chart_series(algorithms, runs, max_depth),
+            baseline_index(algorithms, baseline),
+        )?;
+        write_file(path, &svg, "SVG")?;
     }
     Ok(())
 }

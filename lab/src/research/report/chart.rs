@@ -2,7 +2,9 @@
 //! against depth per back end on a log axis, and beside it the same figures
 //! divided by the baseline's (small differences vanish on a log axis).
 
+use plotters::coord::Shift;
 use plotters::prelude::*;
+use std::ops::Range;
 
 /// One back end's line: (depth, total nodes) points in depth order.
 #[derive(Clone, Debug)]
@@ -65,6 +67,27 @@ pub fn nodes_chart_over(
 }
 
 type DrawResult = Result<(), Box<dyn std::error::Error>>;
+type Panel<'a> = DrawingArea<SVGBackend<'a>, Shift>;
+
+/// The x axis both panels share: the range of x values and how many labels.
+struct XAxis {
+    range: Range<u32>,
+    labels: usize,
+}
+
+impl XAxis {
+    fn of(series: &[Series]) -> XAxis {
+        let xs = || series.iter().flat_map(|s| &s.points).map(|p| p.0);
+        let (lo, hi) = (xs().min().unwrap_or(1), xs().max().unwrap_or(1));
+        let mut distinct: Vec<u32> = xs().collect();
+        distinct.sort_unstable();
+        distinct.dedup();
+        XAxis {
+            range: lo..hi.max(lo + 1),
+            labels: distinct.len().clamp(2, 20),
+        }
+    }
+}
 
 fn draw(
     svg: &mut String,
@@ -77,30 +100,31 @@ fn draw(
     root.fill(&WHITE)?;
     let root = root.titled(title, ("sans-serif", 20))?;
     let (left, right) = root.split_horizontally(SIZE.0 / 2);
-    let xs = || series.iter().flat_map(|s| &s.points).map(|p| p.0);
-    let (x_lo, x_hi) = (xs().min().unwrap_or(1), xs().max().unwrap_or(1));
-    let x_range = x_lo..x_hi.max(x_lo + 1);
-    let mut distinct: Vec<u32> = xs().collect();
-    distinct.sort_unstable();
-    distinct.dedup();
-    let x_labels = distinct.len().clamp(2, 20);
+    let x = XAxis::of(series);
+    draw_nodes(&left, axes, series, &x)?;
+    draw_relative(&right, axes, series, baseline, &x)?;
+    root.present()?;
+    Ok(())
+}
 
+/// The left panel: each series' nodes on a log axis, with a legend.
+fn draw_nodes(area: &Panel, axes: Axes, series: &[Series], x: &XAxis) -> DrawResult {
     let nodes = series
         .iter()
         .flat_map(|s| &s.points)
         .map(|p| p.1.max(1) as f64);
     let (lo, hi) = nodes.fold((f64::MAX, 1.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
-    let mut chart = ChartBuilder::on(&left)
+    let mut chart = ChartBuilder::on(area)
         .caption(format!("{} (log scale)", axes.nodes), ("sans-serif", 16))
         .margin(12)
         .x_label_area_size(35)
         .y_label_area_size(70)
-        .build_cartesian_2d(x_range.clone(), (lo / 1.5..hi * 1.5).log_scale())?;
+        .build_cartesian_2d(x.range.clone(), (lo / 1.5..hi * 1.5).log_scale())?;
     chart
         .configure_mesh()
         .x_desc(axes.x)
         .y_desc("nodes")
-        .x_labels(x_labels)
+        .x_labels(x.labels)
         .y_label_formatter(&|v| format!("{v:.0e}"))
         .draw()?;
     for (i, s) in series.iter().enumerate() {
@@ -119,7 +143,18 @@ fn draw(
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .draw()?;
+    Ok(())
+}
 
+/// The right panel: each series' nodes divided by the baseline's, on a
+/// linear axis.
+fn draw_relative(
+    area: &Panel,
+    axes: Axes,
+    series: &[Series],
+    baseline: usize,
+    x: &XAxis,
+) -> DrawResult {
     let base = &series[baseline.min(series.len() - 1)];
     let relative: Vec<Vec<(u32, f64)>> = series.iter().map(|s| relative_points(s, base)).collect();
     let (rlo, rhi) = relative
@@ -127,7 +162,7 @@ fn draw(
         .flatten()
         .fold((1.0f64, 1.0f64), |(lo, hi), p| (lo.min(p.1), hi.max(p.1)));
     let pad = ((rhi - rlo) * 0.1).max(0.05);
-    let mut chart = ChartBuilder::on(&right)
+    let mut chart = ChartBuilder::on(area)
         .caption(
             format!("nodes relative to {}", base.name),
             ("sans-serif", 16),
@@ -135,19 +170,18 @@ fn draw(
         .margin(12)
         .x_label_area_size(35)
         .y_label_area_size(50)
-        .build_cartesian_2d(x_range, (rlo - pad).max(0.0)..rhi + pad)?;
+        .build_cartesian_2d(x.range.clone(), (rlo - pad).max(0.0)..rhi + pad)?;
     chart
         .configure_mesh()
         .x_desc(axes.x)
         .y_desc("nodes / baseline")
-        .x_labels(x_labels)
+        .x_labels(x.labels)
         .y_label_formatter(&|v| format!("{v:.2}"))
         .draw()?;
     for (i, points) in relative.into_iter().enumerate() {
         let color = color(i);
         chart.draw_series(LineSeries::new(points, color.stroke_width(2)).point_size(3))?;
     }
-    root.present()?;
     Ok(())
 }
 
