@@ -228,17 +228,15 @@ mod tests {
         std::fs::write(dir.join("sub").join("f.txt"), "x").unwrap();
         drop(dir);
         assert!(!kept.exists());
-        let failed = std::panic::catch_unwind(|| {
+        let mut failing = None;
+        let failed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let dir = scratch::Scratch::new("files-scratch-failing");
+            failing = Some(dir.to_path_buf());
             std::fs::write(dir.join("f.txt"), "x").unwrap();
             panic!("a failing test");
-        });
+        }));
         assert!(failed.is_err());
-        let failing = std::env::temp_dir().join(format!(
-            "stockman-files-scratch-failing-{}",
-            std::process::id()
-        ));
-        assert!(!failing.exists());
+        assert!(!failing.expect("the scratch folder was made").exists());
     }
 
     #[test]
