@@ -5,7 +5,7 @@
 //! generic over a `trace::Tracer`, which the engine's `NoTrace` compiles away
 //! and the tuner uses to read the weights' coefficients.
 
-mod bitboards;
+pub(crate) mod bitboards;
 mod context;
 mod king_safety;
 mod material_pst;

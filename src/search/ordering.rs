@@ -92,6 +92,8 @@ pub struct OrderingContext<'a> {
     pub tt_move: PackedMove,
     pub killers: [Option<Move>; 2],
     pub history: &'a History,
+    /// The squares the opponent attacks (the history's threat cases).
+    pub threats: shakmaty::Bitboard,
     /// Continuation history and the line it is read along.
     pub continuation: Option<(&'a ContinuationHistory, LineContext)>,
     /// The quiet reply that last refuted the previous move.
@@ -147,7 +149,7 @@ impl MovePicker {
             } else if ctx.counter_move == Some(m) {
                 COUNTER_MOVE_KEY
             } else {
-                ctx.history.get(turn, m)
+                ctx.history.get(turn, m, ctx.threats)
                     + ctx
                         .continuation
                         .map_or(0, |(c, line)| c.get(&line, PieceTo::new(turn, m)))
@@ -228,6 +230,7 @@ mod tests {
             tt_move: PackedMove::NONE,
             killers: [None, None],
             history: &history,
+            threats: shakmaty::Bitboard::EMPTY,
             continuation: None,
             counter_move: None,
             captures: CaptureOrder::BySee,
@@ -253,6 +256,7 @@ mod tests {
             tt_move,
             killers: [moves.last().copied(), None],
             history,
+            threats: shakmaty::Bitboard::EMPTY,
             continuation: None,
             counter_move: moves.get(1).copied(),
             captures: CaptureOrder::BySee,
@@ -307,6 +311,7 @@ mod tests {
             tt_move: PackedMove::pack(tt),
             killers: [Some(killer), None],
             history: &history,
+            threats: shakmaty::Bitboard::EMPTY,
             continuation: None,
             counter_move: None,
             captures: CaptureOrder::BySee,
@@ -336,6 +341,7 @@ mod tests {
             tt_move,
             killers,
             history,
+            threats: shakmaty::Bitboard::EMPTY,
             continuation,
             counter_move,
             captures: CaptureOrder::BySee,
@@ -387,7 +393,7 @@ mod tests {
                 let counter = order_of(&b, none, [None; 2], Some(c), &history, None);
                 assert_eq!(at(counter, c), good, "{what}");
                 let mut rewarded = History::default();
-                rewarded.reward(turn, c, &quiets, 10);
+                rewarded.reward(turn, c, &quiets, 10, shakmaty::Bitboard::EMPTY);
                 let by_history = order_of(&b, none, [None; 2], None, &rewarded, None);
                 assert_eq!(at(by_history, c), good, "{what}");
                 let mut continuation = ContinuationHistory::default();

@@ -6,6 +6,7 @@ use super::{Node, NodeEval, NodeKind, NodeScheme, PvStatus, Searcher};
 use crate::board::gives_check;
 use crate::score::{Depth, Ply, Score};
 use crate::search::continuation::{LineContext, PieceTo};
+use crate::search::history::threats;
 use crate::search::ordering::{CaptureOrder, MovePicker, OrderingContext};
 use crate::search::see::see_at_least;
 use crate::search::selectivity::*;
@@ -14,7 +15,7 @@ use crate::search::tunables::*;
 use crate::tp;
 use crate::tt::PackedMove;
 use arrayvec::ArrayVec;
-use shakmaty::{Color, Move, MoveList};
+use shakmaty::{Bitboard, Color, Move, MoveList};
 
 /// Quiet moves remembered per node for the history malus.
 const MAX_QUIETS_TRACKED: usize = 64;
@@ -37,6 +38,8 @@ pub(super) struct MoveLoop {
     /// The plies the TT move is extended by (singular extension).
     tt_move_extension: Depth,
     tt_move_is_capture: bool,
+    /// The squares the opponent attacks (the history's threat cases).
+    threats: Bitboard,
     may_prune_quiets: bool,
     may_prune_by_see: bool,
     may_reduce: bool,
@@ -78,6 +81,7 @@ impl MoveLoop {
             tt_first,
             tt_move_extension,
             tt_move_is_capture: tt_first.is_some_and(|t| t.is_capture()),
+            threats: threats(s.board.pos()),
             may_prune_quiets: quiet_node && node.pv != PvStatus::Open && !seeking_faster_mate,
             may_prune_by_see: quiet_node && !pv_near_mate,
             may_reduce: quiet_node && !pv_near_mate && !seeking_faster_mate,
@@ -218,6 +222,7 @@ impl Searcher {
                 tt_move: cx.tt_move,
                 killers: cx.killers,
                 history: &self.tables.history,
+                threats: cx.threats,
                 continuation: Some((&self.tables.continuation, cx.line_context)),
                 counter_move: cx.counter_move,
                 captures: CaptureOrder::BySee,
@@ -372,7 +377,7 @@ impl Searcher {
     #[inline]
     fn late_move_reduction(&self, m: Move, move_index: usize, cx: &MoveLoop) -> Depth {
         let depth = cx.node.depth;
-        let history = self.tables.history.get(cx.turn, m)
+        let history = self.tables.history.get(cx.turn, m, cx.threats)
             + self
                 .tables
                 .continuation
@@ -407,7 +412,7 @@ impl Searcher {
             self.tables.killers.record(cx.node.ply, m);
             self.tables
                 .history
-                .reward(cx.turn, m, &tried.quiets, cx.node.depth);
+                .reward(cx.turn, m, &tried.quiets, cx.node.depth, cx.threats);
             self.tables.continuation.reward(
                 &cx.line_context,
                 cx.turn,

@@ -6,6 +6,7 @@ use super::Searcher;
 use crate::eval::{SEE_VALUE, role_index};
 use crate::score::{MAX_PLY, Ply, Score};
 use crate::search::SearchMode;
+use crate::search::history::threats;
 use crate::search::ordering::{CaptureOrder, MovePicker, OrderingContext};
 use crate::search::selectivity::*;
 use crate::search::tactical_moves::tactical_moves;
@@ -122,6 +123,7 @@ impl Searcher {
                 tt_move: PackedMove::NONE,
                 killers: [None, None],
                 history: &self.tables.history,
+                threats: threats(self.board.pos()),
                 continuation: None,
                 counter_move: None,
                 captures: CaptureOrder::MvvLvaOnly,
