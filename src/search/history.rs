@@ -56,11 +56,10 @@ pub fn threats(pos: &Chess) -> Bitboard {
 impl History {
     #[inline]
     fn slot(color: Color, m: Move, threats: Bitboard) -> (usize, usize, usize, usize) {
-        let from = m.from().map_or(0, |s| s as usize);
-        let to = m.to() as usize;
-        let case = 2 * usize::from(threats.contains(m.from().unwrap_or(m.to())))
-            + usize::from(threats.contains(m.to()));
-        (color as usize, case, from, to)
+        // Every chess move has a from square (only drops lack one).
+        let (from, to) = (m.from().unwrap_or(m.to()), m.to());
+        let case = 2 * usize::from(threats.contains(from)) + usize::from(threats.contains(to));
+        (color as usize, case, from as usize, to as usize)
     }
 
     #[inline]
