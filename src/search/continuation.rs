@@ -96,6 +96,11 @@ impl ContinuationHistory {
         }
     }
 
+    /// A bonus for the move `now` after the line (no malus for others).
+    pub fn credit(&mut self, line: &LineContext, now: PieceTo, bonus: i32) {
+        self.update(line, now, bonus);
+    }
+
     pub fn clear(&mut self) {
         self.table.fill(0);
     }

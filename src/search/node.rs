@@ -217,6 +217,9 @@ pub struct Searcher {
     static_evals: [Score; MAX_PLY + 1],
     /// The move played at each ply of the current line (`None` for a null move).
     line: [Option<PieceTo>; MAX_PLY + 1],
+    /// Whether the move at each ply of `line` was quiet (the prior-move
+    /// bonus of a fail low is for quiet moves only).
+    line_quiet: [bool; MAX_PLY + 1],
     /// The move left out at each ply by a singular-extension search.
     excluded: [Option<Move>; MAX_PLY + 1],
     /// The depth of the current root search (bounds how far extensions reach).
@@ -265,6 +268,7 @@ impl Searcher {
             root_effort,
             static_evals: [-Score::INFINITE; MAX_PLY + 1],
             line: [None; MAX_PLY + 1],
+            line_quiet: [false; MAX_PLY + 1],
             excluded: [None; MAX_PLY + 1],
             root_depth: 0,
             grain: Grain::FULL,
@@ -636,12 +640,35 @@ impl Searcher {
             let bound = Bound::of_result(best, alpha, beta);
             self.store_result(node, best, best_move, bound, &cx.eval);
         }
+        if best <= alpha {
+            self.credit_prior_move(node);
+        }
         if node.root
             && let Some(mv) = best_move
         {
             self.root_best = Some(RootBest { mv, score: best });
         }
         best
+    }
+
+    /// A node of Normal mode that failed low refuted none of the opponent's
+    /// moves: the quiet move that led here was a good one, and the
+    /// continuation history of the line before it learns so (Stockfish's
+    /// prior countermove bonus).
+    #[inline]
+    fn credit_prior_move(&mut self, node: &Node) {
+        if !node.selective || node.root {
+            return;
+        }
+        let prior = node.ply - 1;
+        if let Some(moved) = self.line[prior]
+            && self.line_quiet[prior]
+        {
+            let line = self.line_context(prior);
+            self.tables
+                .continuation
+                .credit(&line, moved, History::bonus(node.depth));
+        }
     }
 
     /// Stores the node's result in the TT and teaches the correction
@@ -702,6 +729,37 @@ mod tests {
         let best = s.root_best.expect("a best move").mv;
         let hit = s.tt.probe(s.board.key(), 0).expect("the root was stored");
         (s, hit, best)
+    }
+
+    /// The continuation-history entry of Black's Nf6 after White's Nf3 once
+    /// a node after them (White to move, at ply 2) fails low, in `mode`,
+    /// with Nf6 taken for quiet or not.
+    fn credit_after_fail_low(mode: SearchMode, quiet: bool) -> i32 {
+        const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let board = Board::from_fen(START).unwrap();
+        let mut s = Searcher::standalone(board, 1, mode).unwrap();
+        let (white, black) = (shakmaty::Color::White, shakmaty::Color::Black);
+        let nf3 = s.board.parse_uci("g1f3").unwrap();
+        s.board.play(nf3);
+        let nf6 = s.board.parse_uci("g8f6").unwrap();
+        s.board.play(nf6);
+        let (earlier, prior) = (PieceTo::new(white, nf3), PieceTo::new(black, nf6));
+        s.line[0] = Some(earlier);
+        s.line[1] = Some(prior);
+        s.line_quiet[1] = quiet;
+        let read = |s: &Searcher| s.tables.continuation.get(&[Some(earlier), None], prior);
+        assert_eq!(read(&s), 0);
+        // No White move reaches +20 pawns: the node fails low.
+        let score = s.negamax(Score(2_000), Score(2_001), 3, 2, NodeKind::All);
+        assert!(score <= Score(2_000));
+        read(&s)
+    }
+
+    #[test]
+    fn a_fail_low_credits_the_quiet_move_that_led_to_it() {
+        assert!(credit_after_fail_low(SearchMode::Normal, true) > 0);
+        assert_eq!(credit_after_fail_low(SearchMode::Normal, false), 0);
+        assert_eq!(credit_after_fail_low(SearchMode::Pure, true), 0);
     }
 
     #[test]

@@ -251,6 +251,7 @@ impl Searcher {
         self.board.play(m);
         self.tt.prefetch(self.board.key());
         self.line[cx.node.ply] = Some(PieceTo::new(cx.turn, m));
+        self.line_quiet[cx.node.ply] = quiet;
         let gives_check = self.board.in_check();
         let score = if move_index == 0 {
             let depth = cx.node.depth - 1 + cx.tt_move_extension;

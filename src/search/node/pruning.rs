@@ -184,6 +184,7 @@ impl Searcher {
             self.board.play(m);
             self.tt.prefetch(self.board.key());
             self.line[ply] = Some(PieceTo::new(turn, m));
+            self.line_quiet[ply] = false;
             let mut score = -self.qsearch(-probcut_beta, -probcut_beta + 1, ply + 1);
             if score >= probcut_beta && !self.stopped {
                 let reduced = depth - tp!(PROBCUT_REDUCTION);
