@@ -31,8 +31,9 @@ const BLEND_SCALE: i32 = PAWN_SHARE + 2 * NON_PAWN_SHARE + CONTINUATION_SHARE;
 /// the continuation table lends it nothing. Its entries are shared by every
 /// position the same two moves reach, and in a bare-king ending a handful of
 /// pairs covers the whole tree: their blended correction hid the KQK mate in
-/// 4 from MT-SSS* at depth 9 (`tests/mates_and_draws.rs`).
-const DECIDED: i32 = 1000;
+/// 4 from MT-SSS* at depth 9 (`tests/mates_and_draws.rs`). The fail-low
+/// credit of the prior move stays out of decided positions too.
+pub(crate) const DECIDED: i32 = 1000;
 
 /// One table: a correction per side to move and key.
 struct Table(Vec<i32>);
