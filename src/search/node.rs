@@ -745,10 +745,9 @@ mod tests {
 
     /// The continuation-history entry of Black's Nf6 after White's Nf3 once
     /// a node after them (White to move, at ply 2) fails low, in `mode`,
-    /// with Nf6 taken for quiet or not.
-    fn credit_after_fail_low(mode: SearchMode, quiet: bool) -> i32 {
-        const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-        let board = Board::from_fen(START).unwrap();
+    /// with Nf6 taken for quiet or not, from `fen`.
+    fn credit_after_fail_low(fen: &str, mode: SearchMode, quiet: bool) -> i32 {
+        let board = Board::from_fen(fen).unwrap();
         let mut s = Searcher::standalone(board, 1, mode).unwrap();
         let (white, black) = (shakmaty::Color::White, shakmaty::Color::Black);
         let nf3 = s.board.parse_uci("g1f3").unwrap();
@@ -761,17 +760,24 @@ mod tests {
         s.line_quiet[1] = quiet;
         let read = |s: &Searcher| s.tables.continuation.get(&[Some(earlier), None], prior);
         assert_eq!(read(&s), 0);
-        // No White move reaches +20 pawns: the node fails low.
-        let score = s.negamax(Score(2_000), Score(2_001), 3, 2, NodeKind::All);
-        assert!(score <= Score(2_000));
+        // No White move reaches +50 pawns: the node fails low.
+        let score = s.negamax(Score(5_000), Score(5_001), 3, 2, NodeKind::All);
+        assert!(score <= Score(5_000));
         read(&s)
     }
 
     #[test]
     fn a_fail_low_credits_the_quiet_move_that_led_to_it() {
-        assert!(credit_after_fail_low(SearchMode::Normal, true) > 0);
-        assert_eq!(credit_after_fail_low(SearchMode::Normal, false), 0);
-        assert_eq!(credit_after_fail_low(SearchMode::Pure, true), 0);
+        const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert!(credit_after_fail_low(START, SearchMode::Normal, true) > 0);
+        assert_eq!(credit_after_fail_low(START, SearchMode::Normal, false), 0);
+        assert_eq!(credit_after_fail_low(START, SearchMode::Pure, true), 0);
+        // Black without its queen and rooks: decided, no credit.
+        const DECIDED_FEN: &str = "1nb1kbn1/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1";
+        assert_eq!(
+            credit_after_fail_low(DECIDED_FEN, SearchMode::Normal, true),
+            0
+        );
     }
 
     #[test]
