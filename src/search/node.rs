@@ -29,7 +29,7 @@ use crate::search::tunables::*;
 use crate::tp;
 use crate::tt::{Bound, PackedMove, TranspositionTable};
 use move_loop::{MoveLoop, MovesSearched};
-use shakmaty::{Move, MoveList};
+use shakmaty::{Color, Move, MoveList};
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
@@ -353,6 +353,14 @@ impl Searcher {
     fn static_eval(&mut self, ply: Ply) -> Score {
         let kind = self.evaluation.in_mode(self.mode);
         self.tables.static_eval.evaluate(&self.board, ply, kind)
+    }
+
+    /// Remembers `m`, played by `turn` at `ply`, as the line's move there
+    /// (read by the continuation tables and the fail-low credit).
+    #[inline(always)]
+    fn enter_line(&mut self, ply: Ply, turn: Color, m: Move, quiet: bool) {
+        self.line[ply] = Some(PieceTo::new(turn, m));
+        self.line_quiet[ply] = quiet;
     }
 
     /// The moves played one and two plies before `ply` (none before the

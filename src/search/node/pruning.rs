@@ -5,7 +5,6 @@
 use super::{Node, NodeKind, Searcher};
 use crate::score::{Depth, MAX_PLY, Ply, Score};
 use crate::search::SearchMode;
-use crate::search::continuation::PieceTo;
 use crate::search::ordering::MovePicker;
 use crate::search::see::see_at_least;
 use crate::search::selectivity::*;
@@ -183,8 +182,7 @@ impl Searcher {
             }
             self.board.play(m);
             self.tt.prefetch(self.board.key());
-            self.line[ply] = Some(PieceTo::new(turn, m));
-            self.line_quiet[ply] = false;
+            self.enter_line(ply, turn, m, false);
             let mut score = -self.qsearch(-probcut_beta, -probcut_beta + 1, ply + 1);
             if score >= probcut_beta && !self.stopped {
                 let reduced = depth - tp!(PROBCUT_REDUCTION);
