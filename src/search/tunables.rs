@@ -28,6 +28,13 @@ crate::tunables! {
     FUTILITY_BASE: i32 = 87, 0..=200, 10.0;
     FUTILITY_PER_DEPTH: i32 = 92, 30..=180, 8.0;
 
+    /// Futility pruning of captures: up to this depth, a capture that does
+    /// not give check cannot raise the static eval plus its victim's value
+    /// this far below alpha.
+    CAPTURE_FUTILITY_MAX_DEPTH: Depth = 6, 1..=10, 0.5;
+    CAPTURE_FUTILITY_BASE: i32 = 220, 50..=400, 15.0;
+    CAPTURE_FUTILITY_PER_DEPTH: i32 = 220, 80..=400, 15.0;
+
     /// Late-move pruning: at shallow depth, quiets beyond `late_move_limit` are skipped.
     LMP_MAX_DEPTH: Depth = 4, 1..=8, 0.5;
 

@@ -4,6 +4,7 @@
 
 use super::{Node, NodeEval, NodeKind, NodeScheme, PvStatus, Searcher};
 use crate::board::gives_check;
+use crate::eval::{SEE_VALUE, role_index};
 use crate::score::{Depth, Ply, Score};
 use crate::search::continuation::{LineContext, PieceTo};
 use crate::search::history::threats;
@@ -303,6 +304,21 @@ impl Searcher {
                 && cx.eval.value + tp!(FUTILITY_BASE) + tp!(FUTILITY_PER_DEPTH) * depth <= alpha;
             late || futile
         };
+        let futile_capture = !late_or_futile
+            && cx.may_prune_quiets
+            && !quiet
+            && may_prune
+            && depth <= tp!(CAPTURE_FUTILITY_MAX_DEPTH)
+            && is_plain(alpha)
+            && m.promotion().is_none()
+            && m.capture().is_some_and(|victim| {
+                cx.eval.value
+                    + tp!(CAPTURE_FUTILITY_BASE)
+                    + tp!(CAPTURE_FUTILITY_PER_DEPTH) * depth
+                    + SEE_VALUE[role_index(victim)]
+                    <= alpha
+            });
+        let late_or_futile = late_or_futile || futile_capture;
         let loses_exchange = !late_or_futile
             && cx.may_prune_by_see
             && may_prune
@@ -422,5 +438,41 @@ impl Searcher {
             );
             self.tables.counter_moves.record(cx.line_context[0], m);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::search::SearchMode;
+
+    /// Is the capture `uci` pruned unplayed at a depth-`depth` ALL node of
+    /// `fen` one ply below the root, against alpha 0?
+    fn capture_pruned(fen: &str, uci: &str, depth: Depth) -> bool {
+        let board = Board::from_fen(fen).unwrap();
+        let mut s = Searcher::standalone(board, 1, SearchMode::Normal).unwrap();
+        let window = (Score(0), Score(1));
+        let node = s.node_facts(window.0, window.1, depth, 1, NodeKind::All);
+        let eval = s.node_evaluation(&node);
+        let cx = MoveLoop::new(&s, node, eval, PackedMove::NONE, None, 0, window);
+        let m = s.board.parse_uci(uci).unwrap();
+        // Some move has escaped being mated already (best above the mate bound).
+        s.prunes_move(m, false, &cx, window.0, Score(-100), 0)
+    }
+
+    #[test]
+    fn a_capture_far_below_alpha_is_pruned_at_low_depth() {
+        // Two rooks and a queen down: taking a pawn cannot reach alpha 0.
+        const LOST: &str = "r3k2q/8/8/3p4/4P3/8/8/4K3 w - - 0 1";
+        assert!(capture_pruned(LOST, "e4d5", 1));
+        // Above the depth limit it is searched.
+        assert!(!capture_pruned(LOST, "e4d5", tp!(CAPTURE_FUTILITY_MAX_DEPTH) + 1));
+        // Level material: the same capture is searched.
+        const LEVEL: &str = "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1";
+        assert!(!capture_pruned(LEVEL, "e4d5", 1));
+        // A capture that gives check is never pruned.
+        const CHECKING: &str = "r3k3/7q/8/4p3/8/8/4R3/2K5 w - - 0 1";
+        assert!(!capture_pruned(CHECKING, "e2e5", 1));
     }
 }
