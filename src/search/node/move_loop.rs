@@ -280,7 +280,7 @@ impl Searcher {
     }
 
     /// Is `m` pruned before it is played? A move that does not give check
-    /// is, when it is a late or futile quiet, or loses material by exchange
+    /// is, when it is a late or futile quiet, a futile capture, or loses material by exchange
     /// at low depth; once some move has escaped being mated. The cheap tests
     /// come first: SEE (taken before the move is played) only for moves they
     /// keep.
@@ -467,7 +467,11 @@ mod tests {
         const LOST: &str = "r3k2q/8/8/3p4/4P3/8/8/4K3 w - - 0 1";
         assert!(capture_pruned(LOST, "e4d5", 1));
         // Above the depth limit it is searched.
-        assert!(!capture_pruned(LOST, "e4d5", tp!(CAPTURE_FUTILITY_MAX_DEPTH) + 1));
+        assert!(!capture_pruned(
+            LOST,
+            "e4d5",
+            tp!(CAPTURE_FUTILITY_MAX_DEPTH) + 1
+        ));
         // Level material: the same capture is searched.
         const LEVEL: &str = "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1";
         assert!(!capture_pruned(LEVEL, "e4d5", 1));
