@@ -280,10 +280,10 @@ impl Searcher {
     }
 
     /// Is `m` pruned before it is played? A move that does not give check
-    /// is, when it is a late or futile quiet, a futile capture, or loses material by exchange
-    /// at low depth; once some move has escaped being mated. The cheap tests
-    /// come first: SEE (taken before the move is played) only for moves they
-    /// keep.
+    /// is, when it is a late or futile quiet, a futile capture, or loses
+    /// material by exchange at low depth; once some move has escaped being
+    /// mated. The cheap tests come first: SEE (taken before the move is
+    /// played) only for moves they keep.
     #[inline(always)]
     fn prunes_move(
         &self,
