@@ -304,6 +304,8 @@ impl Searcher {
                 && cx.eval.value + tp!(FUTILITY_BASE) + tp!(FUTILITY_PER_DEPTH) * depth <= alpha;
             late || futile
         };
+        // Captures are futile where quiets may be pruned (a quiet node off
+        // the open PV, not seeking a faster mate), and never a promotion.
         let futile_capture = !late_or_futile
             && cx.may_prune_quiets
             && !quiet
