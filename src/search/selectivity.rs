@@ -3,8 +3,10 @@
 //! and the late-move pruning count, over the tunable constants of
 //! `crate::search::tunables` (read through `tp!`).
 
+use crate::eval::{SEE_VALUE, role_index};
 use crate::score::{Depth, Ply, Score};
 use crate::search::tunables::*;
+use shakmaty::Move;
 #[cfg(not(feature = "spsa"))]
 use std::sync::OnceLock;
 
@@ -52,6 +54,16 @@ pub fn lmr_reduction(depth: Depth, index: usize) -> Depth {
     lmr_formula(d, index.min(LMR_TABLE_SIZE - 1))
 }
 
+/// Futility of a tactical move, shared by quiescence's delta pruning and
+/// the move loop's capture futility: `base` plus the value of what `m`
+/// takes plus `margin` still falls short of `alpha`. Never a promotion,
+/// whose gain is more than its victim.
+#[inline]
+pub fn capture_is_futile(base: Score, m: Move, margin: i32, alpha: Score) -> bool {
+    m.promotion().is_none()
+        && base + m.capture().map_or(0, |r| SEE_VALUE[role_index(r)]) + margin <= alpha
+}
+
 /// Is a score far enough from mate (and from tablebase results) that
 /// bound-based pruning may use it?
 #[inline]
@@ -78,6 +90,40 @@ mod tests {
         assert!(lmr_reduction(10, 40) >= lmr_reduction(10, 5));
         assert!(lmr_reduction(60, 60) < 10);
         assert_eq!(lmr_reduction(-3, 500), 0);
+    }
+
+    #[test]
+    fn a_capture_is_futile_when_its_victim_and_margin_fall_short() {
+        use shakmaty::{Role, Square};
+        let takes_pawn = Move::Normal {
+            role: Role::Knight,
+            from: Square::B1,
+            capture: Some(Role::Pawn),
+            to: Square::C3,
+            promotion: None,
+        };
+        // The pawn's value is counted: short of alpha by less than it, kept.
+        let pawn = SEE_VALUE[role_index(Role::Pawn)];
+        assert!(capture_is_futile(
+            Score(0),
+            takes_pawn,
+            50,
+            Score(pawn + 50)
+        ));
+        assert!(!capture_is_futile(
+            Score(0),
+            takes_pawn,
+            50,
+            Score(pawn + 49)
+        ));
+        let promotes = Move::Normal {
+            role: Role::Pawn,
+            from: Square::B7,
+            capture: Some(Role::Rook),
+            to: Square::A8,
+            promotion: Some(Role::Queen),
+        };
+        assert!(!capture_is_futile(Score(0), promotes, 0, Score(10_000)));
     }
 
     #[test]

@@ -4,7 +4,6 @@
 
 use super::{Node, NodeEval, NodeKind, NodeScheme, PvStatus, Searcher};
 use crate::board::gives_check;
-use crate::eval::{SEE_VALUE, role_index};
 use crate::score::{Depth, Ply, Score};
 use crate::search::continuation::{LineContext, PieceTo};
 use crate::search::history::threats;
@@ -305,21 +304,19 @@ impl Searcher {
             late || futile
         };
         // Captures are futile where quiets may be pruned (a quiet node off
-        // the open PV, not seeking a faster mate), and never a promotion.
+        // the open PV, not seeking a faster mate).
         let futile_capture = !late_or_futile
             && cx.may_prune_quiets
             && !quiet
             && may_prune
             && depth <= tp!(CAPTURE_FUTILITY_MAX_DEPTH)
             && is_plain(alpha)
-            && m.promotion().is_none()
-            && m.capture().is_some_and(|victim| {
-                cx.eval.value
-                    + tp!(CAPTURE_FUTILITY_BASE)
-                    + tp!(CAPTURE_FUTILITY_PER_DEPTH) * depth
-                    + SEE_VALUE[role_index(victim)]
-                    <= alpha
-            });
+            && capture_is_futile(
+                cx.eval.value,
+                m,
+                tp!(CAPTURE_FUTILITY_BASE) + tp!(CAPTURE_FUTILITY_PER_DEPTH) * depth,
+                alpha,
+            );
         let late_or_futile = late_or_futile || futile_capture;
         let loses_exchange = !late_or_futile
             && cx.may_prune_by_see

@@ -3,7 +3,6 @@
 //! in Normal mode.
 
 use super::Searcher;
-use crate::eval::{SEE_VALUE, role_index};
 use crate::score::{MAX_PLY, Ply, Score};
 use crate::search::SearchMode;
 use crate::search::history::threats;
@@ -66,13 +65,7 @@ impl Searcher {
         }
         let mut best_move = None;
         for m in &mut picker {
-            if delta_prune
-                && m.promotion().is_none()
-                && stand_pat
-                    + m.capture().map_or(0, |r| SEE_VALUE[role_index(r)])
-                    + tp!(DELTA_MARGIN)
-                    <= alpha
-            {
+            if delta_prune && capture_is_futile(stand_pat, m, tp!(DELTA_MARGIN), alpha) {
                 continue;
             }
             self.board.play(m);
