@@ -15,7 +15,8 @@ use crate::search::tunables::*;
 use crate::tp;
 use crate::tt::PackedMove;
 use arrayvec::ArrayVec;
-use shakmaty::{Bitboard, Color, Move, MoveList};
+use shakmaty::{Bitboard, Chess, Color, Move, MoveList};
+use std::cell::Cell;
 
 /// Quiet moves remembered per node for the history malus.
 const MAX_QUIETS_TRACKED: usize = 64;
@@ -38,8 +39,10 @@ pub(super) struct MoveLoop {
     /// The plies the TT move is extended by (singular extension).
     tt_move_extension: Depth,
     tt_move_is_capture: bool,
-    /// The squares the opponent attacks (the history's threat cases).
-    threats: Bitboard,
+    /// The squares the opponent attacks (the history's threat cases),
+    /// worked out on first use: a node that cuts off on its TT move before
+    /// any quiet move is scored never needs them.
+    threats: Cell<Option<Bitboard>>,
     may_prune_quiets: bool,
     may_prune_by_see: bool,
     may_reduce: bool,
@@ -81,13 +84,36 @@ impl MoveLoop {
             tt_first,
             tt_move_extension,
             tt_move_is_capture: tt_first.is_some_and(|t| t.is_capture()),
-            threats: threats(s.board.pos()),
+            threats: Cell::new(None),
             may_prune_quiets: quiet_node && node.pv != PvStatus::Open && !seeking_faster_mate,
             may_prune_by_see: quiet_node && !pv_near_mate,
             may_reduce: quiet_node && !pv_near_mate && !seeking_faster_mate,
             node,
             eval,
         }
+    }
+
+    /// The squares the opponent attacks at this node; `pos` must be the
+    /// node's own position (no move of it on the board).
+    #[inline(always)]
+    fn threats(&self, pos: &Chess) -> Bitboard {
+        match self.threats.get() {
+            Some(t) => t,
+            None => {
+                let t = threats(pos);
+                self.threats.set(Some(t));
+                t
+            }
+        }
+    }
+
+    /// The threats once the picker has been filled (a late move's
+    /// reduction is worked out with the move on the board, so the node's
+    /// position is no longer there to compute them from).
+    #[inline(always)]
+    fn threats_known(&self) -> Bitboard {
+        debug_assert!(self.threats.get().is_some(), "the picker fills first");
+        self.threats.get().unwrap_or(Bitboard::EMPTY)
     }
 }
 
@@ -222,7 +248,7 @@ impl Searcher {
                 tt_move: cx.tt_move,
                 killers: cx.killers,
                 history: &self.tables.history,
-                threats: cx.threats,
+                threats: cx.threats(self.board.pos()),
                 continuation: Some((&self.tables.continuation, cx.line_context)),
                 counter_move: cx.counter_move,
                 captures: CaptureOrder::BySee,
@@ -392,7 +418,7 @@ impl Searcher {
     #[inline]
     fn late_move_reduction(&self, m: Move, move_index: usize, cx: &MoveLoop) -> Depth {
         let depth = cx.node.depth;
-        let history = self.tables.history.get(cx.turn, m, cx.threats)
+        let history = self.tables.history.get(cx.turn, m, cx.threats_known())
             + self
                 .tables
                 .continuation
@@ -425,9 +451,13 @@ impl Searcher {
         );
         if quiet {
             self.tables.killers.record(cx.node.ply, m);
-            self.tables
-                .history
-                .reward(cx.turn, m, &tried.quiets, cx.node.depth, cx.threats);
+            self.tables.history.reward(
+                cx.turn,
+                m,
+                &tried.quiets,
+                cx.node.depth,
+                cx.threats(self.board.pos()),
+            );
             self.tables.continuation.reward(
                 &cx.line_context,
                 cx.turn,
