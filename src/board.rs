@@ -2,16 +2,18 @@
 //! the incrementally updated Zobrist (Polyglot) key, the key history of the game
 //! and the search path, and the draw rules (repetition, fifty moves, material).
 
+mod check;
 mod key;
 
+pub use check::{CheckSquares, gives_check};
 pub use key::{full_key, next_key};
 
 use crate::score::MAX_PLY;
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{
-    Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, MoveList, Piece, Position,
-    PositionError, PositionErrorKinds, attacks,
+    CastlingMode, Chess, Color, EnPassantMode, Move, MoveList, Position, PositionError,
+    PositionErrorKinds,
 };
 
 /// How the key of a position treats en passant: only a legally capturable
@@ -335,42 +337,6 @@ impl Board {
     }
 }
 
-/// Does the legal move `m` give check? Worked out from attack sets without
-/// playing the move (a direct check by the moved or promoted piece, or a
-/// slider of ours uncovered on the enemy king); castling and en passant,
-/// rare and with more to move, are played on a copy.
-pub fn gives_check(pos: &Chess, m: Move) -> bool {
-    let Move::Normal {
-        role,
-        from,
-        to,
-        promotion,
-        ..
-    } = m
-    else {
-        let mut after = pos.clone();
-        after.play_unchecked(m);
-        return after.is_check();
-    };
-    let board = pos.board();
-    let us = pos.turn();
-    let Some(king) = board.king_of(!us) else {
-        return false;
-    };
-    let occupied = (board.occupied() ^ from) | to;
-    let piece = Piece {
-        color: us,
-        role: promotion.unwrap_or(role),
-    };
-    if attacks::attacks(to, piece, occupied).contains(king) {
-        return true;
-    }
-    let ours = board.by_color(us) & !Bitboard::from_square(from);
-    let lines = (attacks::rook_attacks(king, occupied) & board.rooks_and_queens())
-        | (attacks::bishop_attacks(king, occupied) & board.bishops_and_queens());
-    (lines & ours).any()
-}
-
 /// Parses a FEN. Chess960 castling (moves written king takes rook) is used
 /// when `chess960` is set or when the castling rights need it: standard
 /// chess cannot castle with them (a king off the e-file, a rook off its
@@ -434,46 +400,6 @@ fn to_position(fen: Fen, mode: CastlingMode) -> Result<Chess, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn gives_check_agrees_with_playing_the_move() {
-        // Every legal move of every position two plies deep, from positions
-        // with promotions, castling, en passant and discovered checks.
-        // The king steps off the rook's rank: a discovered check.
-        const KING_UNCOVERS: &str = "8/8/8/8/8/8/8/R1K3k1 w - - 0 1";
-        let king_uncovers = Board::from_fen(KING_UNCOVERS).unwrap();
-        let kd2 = king_uncovers.parse_uci("c1d2").unwrap();
-        assert!(gives_check(king_uncovers.pos(), kd2));
-        let fens = [
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-            "4k3/8/8/2KPp2r/8/8/8/8 w - e6 0 1",
-            "3k4/8/8/8/8/8/1B6/R3K2R w KQ - 0 1",
-            KING_UNCOVERS,
-        ];
-        let mut checks = 0;
-        for fen in fens {
-            let board = Board::from_fen(fen).unwrap();
-            for m in board.legal_moves() {
-                let mut child = board.clone();
-                child.play(m);
-                for n in std::iter::once(None).chain(child.legal_moves().into_iter().map(Some)) {
-                    let (pos, mv) = match n {
-                        None => (board.pos(), m),
-                        Some(n) => (child.pos(), n),
-                    };
-                    let mut after = pos.clone();
-                    after.play_unchecked(mv);
-                    assert_eq!(gives_check(pos, mv), after.is_check(), "{mv} in {}", fen);
-                    checks += usize::from(after.is_check());
-                }
-            }
-        }
-        assert!(checks > 100, "the positions must contain checks: {checks}");
-    }
 
     #[test]
     fn null_move_key_matches_full_key() {

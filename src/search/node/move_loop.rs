@@ -3,7 +3,7 @@
 //! reduced and re-searched, and what a cutoff teaches the ordering tables.
 
 use super::{Node, NodeEval, NodeKind, NodeScheme, PvStatus, Searcher};
-use crate::board::gives_check;
+use crate::board::CheckSquares;
 use crate::score::{Depth, Ply, Score};
 use crate::search::continuation::{LineContext, PieceTo};
 use crate::search::history::threats;
@@ -43,6 +43,9 @@ pub(super) struct MoveLoop {
     /// worked out on first use: a node that cuts off on its TT move before
     /// any quiet move is scored never needs them.
     threats: Cell<Option<Bitboard>>,
+    /// Where our pieces would check the enemy king, worked out when a
+    /// first move is about to be pruned (checks never are).
+    check_squares: Cell<Option<CheckSquares>>,
     may_prune_quiets: bool,
     may_prune_by_see: bool,
     may_reduce: bool,
@@ -85,6 +88,7 @@ impl MoveLoop {
             tt_move_extension,
             tt_move_is_capture: tt_first.is_some_and(|t| t.is_capture()),
             threats: Cell::new(None),
+            check_squares: Cell::new(None),
             may_prune_quiets: quiet_node && node.pv != PvStatus::Open && !seeking_faster_mate,
             may_prune_by_see: quiet_node && !pv_near_mate,
             may_reduce: quiet_node && !pv_near_mate && !seeking_faster_mate,
@@ -105,6 +109,20 @@ impl MoveLoop {
                 t
             }
         }
+    }
+
+    /// Does `m` give check? `pos` must be the node's own position.
+    #[inline(always)]
+    fn gives_check(&self, pos: &Chess, m: Move) -> bool {
+        let squares = match self.check_squares.get() {
+            Some(squares) => squares,
+            None => {
+                let squares = CheckSquares::new(pos);
+                self.check_squares.set(Some(squares));
+                squares
+            }
+        };
+        squares.gives_check(pos, m)
     }
 
     /// The threats once the picker has been filled (a late move's
@@ -358,7 +376,7 @@ impl Searcher {
                 },
             );
         // Checks are never pruned; a pruned move is not even played.
-        (late_or_futile || loses_exchange) && !gives_check(self.board.pos(), m)
+        (late_or_futile || loses_exchange) && !cx.gives_check(self.board.pos(), m)
     }
 
     /// Searches a move after the first: reduced first if it is a late quiet
