@@ -50,10 +50,16 @@ impl PackedMove {
     pub const NONE: PackedMove = PackedMove(0);
 
     pub fn pack(m: Move) -> PackedMove {
-        let from = m.from().map_or(0, |s| s as u16);
-        let to = m.to() as u16;
-        let promo = m.promotion().map_or(0, |r| r as u16);
-        PackedMove(from | (to << 6) | (promo << 12))
+        PackedMove::of_squares(m.from(), m.to(), m.promotion())
+    }
+
+    /// The packed form of a move with these squares and promotion (what
+    /// `pack` reads from a `Move`).
+    #[inline]
+    pub fn of_squares(from: Option<Square>, to: Square, promotion: Option<Role>) -> PackedMove {
+        let from = from.map_or(0, |s| s as u16);
+        let promo = promotion.map_or(0, |r| r as u16);
+        PackedMove(from | ((to as u16) << 6) | (promo << 12))
     }
 
     pub fn is_none(self) -> bool {

@@ -4,7 +4,7 @@
 
 use crate::eval::role_index;
 use crate::score::Depth;
-use shakmaty::{Color, Move};
+use shakmaty::{Color, Move, Role, Square};
 
 use super::history::{History, with_gravity};
 
@@ -19,8 +19,14 @@ pub struct PieceTo(u16);
 
 impl PieceTo {
     pub fn new(color: Color, m: Move) -> PieceTo {
-        let piece = color as usize * 6 + role_index(m.role());
-        PieceTo((piece * 64 + m.to() as usize) as u16)
+        PieceTo::of_role(color, m.role(), m.to())
+    }
+
+    /// A piece of `color` and `role` arriving on `to`.
+    #[inline]
+    pub fn of_role(color: Color, role: Role, to: Square) -> PieceTo {
+        let piece = color as usize * 6 + role_index(role);
+        PieceTo((piece * 64 + to as usize) as u16)
     }
 
     #[inline]

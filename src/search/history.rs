@@ -5,7 +5,7 @@
 
 use crate::eval::bitboards::pawn_attacks_bb;
 use crate::score::Depth;
-use shakmaty::{Bitboard, Chess, Color, Move, Position, Role};
+use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square};
 
 /// Largest magnitude a history entry reaches (gravity keeps it inside).
 const HISTORY_MAX: i32 = 16_384;
@@ -57,7 +57,16 @@ impl History {
     #[inline]
     fn slot(color: Color, m: Move, threats: Bitboard) -> (usize, usize, usize, usize) {
         // Every chess move has a from square (only drops lack one).
-        let (from, to) = (m.from().unwrap_or(m.to()), m.to());
+        Self::slot_of_squares(color, m.from().unwrap_or(m.to()), m.to(), threats)
+    }
+
+    #[inline]
+    fn slot_of_squares(
+        color: Color,
+        from: Square,
+        to: Square,
+        threats: Bitboard,
+    ) -> (usize, usize, usize, usize) {
         let case = 2 * usize::from(threats.contains(from)) + usize::from(threats.contains(to));
         (color as usize, case, from as usize, to as usize)
     }
@@ -65,6 +74,13 @@ impl History {
     #[inline]
     pub fn get(&self, color: Color, m: Move, threats: Bitboard) -> i32 {
         let (c, k, f, t) = Self::slot(color, m, threats);
+        self.table[c][k][f][t]
+    }
+
+    /// `get` for the move from `from` to `to` (a drop: its `to` for both).
+    #[inline]
+    pub fn get_squares(&self, color: Color, from: Square, to: Square, threats: Bitboard) -> i32 {
+        let (c, k, f, t) = Self::slot_of_squares(color, from, to, threats);
         self.table[c][k][f][t]
     }
 

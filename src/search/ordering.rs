@@ -8,12 +8,11 @@ use super::history::History;
 use super::see::see_at_least;
 use crate::eval::{SEE_VALUE, role_index};
 use crate::score::{MAX_PLY, Ply};
-use crate::search::tactical_moves::is_tactical;
 use crate::search::tunables::CAPTURE_HISTORY_DIVISOR;
 use crate::tp;
 use crate::tt::PackedMove;
 use arrayvec::ArrayVec;
-use shakmaty::{Move, MoveList};
+use shakmaty::{Move, MoveList, Role, Square};
 
 /// Sort keys of the stages; each stage's scores stay inside its band.
 const TT_MOVE_KEY: i32 = 3_000_000;
@@ -60,6 +59,71 @@ pub fn mvv_lva(m: Move) -> i32 {
     let promo = m.promotion().map_or(0, |r| SEE_VALUE[role_index(r)]);
     let attacker = SEE_VALUE[role_index(m.role())];
     (victim + promo) * 16 - attacker / 16
+}
+
+/// A move's fields, read at once: each accessor of shakmaty's `Move`
+/// matches on its kind again, and the picker asks several per move
+/// (measured: about 4 % of `stockman bench`'s instructions).
+#[derive(Copy, Clone)]
+struct MoveParts {
+    kind: u32,
+    role: Role,
+    from: Option<Square>,
+    to: Square,
+    capture: Option<Role>,
+    promotion: Option<Role>,
+}
+
+impl MoveParts {
+    #[inline(always)]
+    fn of(m: Move) -> MoveParts {
+        let (kind, role, from, to, capture, promotion) = match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => (0, role, Some(from), to, capture, promotion),
+            Move::EnPassant { from, to } => (1, Role::Pawn, Some(from), to, Some(Role::Pawn), None),
+            Move::Castle { king, rook } => (2, Role::King, Some(king), rook, None, None),
+            Move::Put { role, to } => (3, role, None, to, None, None),
+        };
+        MoveParts {
+            kind,
+            role,
+            from,
+            to,
+            capture,
+            promotion,
+        }
+    }
+
+    /// `PackedMove::pack` of the move.
+    #[inline(always)]
+    fn packed(self) -> PackedMove {
+        PackedMove::of_squares(self.from, self.to, self.promotion)
+    }
+
+    /// `is_tactical` of the move.
+    #[inline(always)]
+    fn is_tactical(self) -> bool {
+        self.capture.is_some() || self.promotion == Some(Role::Queen)
+    }
+
+    /// The move as one number, equal for two moves exactly when the moves
+    /// are equal (below `u32::MAX`, which stands for no move).
+    #[inline(always)]
+    fn identity(self) -> u32 {
+        let role = |r: Option<Role>| r.map_or(0, |r| r as u32);
+        let from = self.from.map_or(64, |s| s as u32);
+        self.kind
+            | (self.role as u32) << 2
+            | from << 5
+            | (self.to as u32) << 12
+            | role(self.capture) << 18
+            | role(self.promotion) << 21
+    }
 }
 
 /// The capacity of shakmaty's `MoveList`: the most legal moves of any
@@ -127,10 +191,14 @@ impl MovePicker {
         self.moves.clear();
         self.keys.clear();
         self.next = 0;
+        let identity = |m: Option<Move>| m.map_or(u32::MAX, |m| MoveParts::of(m).identity());
+        let killers = [identity(ctx.killers[0]), identity(ctx.killers[1])];
+        let counter_move = identity(ctx.counter_move);
         for &m in moves {
-            let key = if !ctx.tt_move.is_none() && PackedMove::pack(m) == ctx.tt_move {
+            let parts = MoveParts::of(m);
+            let key = if !ctx.tt_move.is_none() && parts.packed() == ctx.tt_move {
                 TT_MOVE_KEY
-            } else if is_tactical(m) {
+            } else if parts.is_tactical() {
                 let winning =
                     ctx.captures == CaptureOrder::MvvLvaOnly || see_at_least(ctx.pos, m, 0);
                 let order = mvv_lva(m)
@@ -142,17 +210,21 @@ impl MovePicker {
                 } else {
                     BAD_CAPTURE_KEY + order
                 }
-            } else if ctx.killers[0] == Some(m) {
-                KILLER_KEY + 1
-            } else if ctx.killers[1] == Some(m) {
-                KILLER_KEY
-            } else if ctx.counter_move == Some(m) {
-                COUNTER_MOVE_KEY
             } else {
-                ctx.history.get(turn, m, ctx.threats)
-                    + ctx
-                        .continuation
-                        .map_or(0, |(c, line)| c.get(&line, PieceTo::new(turn, m)))
+                let id = parts.identity();
+                if id == killers[0] {
+                    KILLER_KEY + 1
+                } else if id == killers[1] {
+                    KILLER_KEY
+                } else if id == counter_move {
+                    COUNTER_MOVE_KEY
+                } else {
+                    let from = parts.from.unwrap_or(parts.to);
+                    ctx.history.get_squares(turn, from, parts.to, ctx.threats)
+                        + ctx.continuation.map_or(0, |(c, line)| {
+                            c.get(&line, PieceTo::of_role(turn, parts.role, parts.to))
+                        })
+                }
             };
             self.moves.push(m);
             self.keys.push(key);
@@ -210,6 +282,7 @@ mod tests {
     use super::*;
     use crate::board::Board;
     use crate::search::continuation::ContinuationHistory;
+    use crate::search::tactical_moves::is_tactical;
     use shakmaty::Position;
 
     #[test]
@@ -274,6 +347,55 @@ mod tests {
             board.undo();
         }
         n
+    }
+
+    /// `MoveParts` reads what the `Move` accessors read, and its identity
+    /// tells two moves apart exactly when they differ: over the legal moves
+    /// of positions with castling (standard and Chess960), en passant and
+    /// promotions, each against every other.
+    #[test]
+    fn move_parts_agree_with_the_move() {
+        let mut fens: Vec<(&str, bool)> = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+        ]
+        .iter()
+        .map(|&f| (f, false))
+        .collect();
+        fens.extend(
+            crate::chess960::CASTLING_POSITIONS
+                .iter()
+                .map(|&(_, f)| (f, true)),
+        );
+        let mut moves = Vec::new();
+        for (fen, chess960) in fens {
+            let b = Board::from_fen_960(fen, chess960).unwrap();
+            for m in b.legal_moves() {
+                let parts = MoveParts::of(m);
+                assert_eq!(parts.packed(), PackedMove::pack(m), "{m}");
+                assert_eq!(parts.is_tactical(), is_tactical(m), "{m}");
+                assert_eq!(
+                    (parts.role, parts.from, parts.to),
+                    (m.role(), m.from(), m.to())
+                );
+                assert_eq!(
+                    (parts.capture, parts.promotion),
+                    (m.capture(), m.promotion())
+                );
+                assert!(parts.identity() < u32::MAX);
+                moves.push(m);
+            }
+        }
+        assert!(moves.iter().any(|m| m.is_castle()) && moves.iter().any(|m| m.is_en_passant()));
+        for a in &moves {
+            for b in &moves {
+                let same = MoveParts::of(*a).identity() == MoveParts::of(*b).identity();
+                assert_eq!(same, a == b, "{a} against {b}");
+            }
+        }
     }
 
     #[test]
