@@ -63,7 +63,7 @@ pub fn mvv_lva(m: Move) -> i32 {
 
 /// A move's fields, read at once: each accessor of shakmaty's `Move`
 /// matches on its kind again, and the picker asks several per move
-/// (measured: about 4 % of `stockman bench`'s instructions).
+/// (reading them once saved 3.2 % of `stockman bench`'s instructions).
 #[derive(Copy, Clone)]
 struct MoveParts {
     kind: u32,
