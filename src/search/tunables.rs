@@ -73,7 +73,9 @@ crate::tunables! {
     /// is at most `SINGULAR_TT_DEPTH_SLACK` plies shallower is extended by one
     /// ply when every other move fails low against that bound minus
     /// `SINGULAR_MARGIN_PER_DEPTH * depth`, searched to half the depth.
-    SINGULAR_MIN_DEPTH: Depth = 8, 4..=12, 0.5;
+    /// (From depth 6 against 8: +23.7 ± 12.0 over 1,746 games at 20,000
+    /// nodes, 2026-11-29; docs/results/matches.md.)
+    SINGULAR_MIN_DEPTH: Depth = 6, 4..=12, 0.5;
     SINGULAR_TT_DEPTH_SLACK: Depth = 3, 1..=6, 0.5;
     SINGULAR_MARGIN_PER_DEPTH: i32 = 2, 1..=6, 0.5;
 
