@@ -77,7 +77,8 @@ impl History {
         self.table[c][k][f][t]
     }
 
-    /// `get` for the move from `from` to `to` (a drop: its `to` for both).
+    /// `get` for a move from `from` to `to`, for a caller that has the
+    /// squares already (the move picker).
     #[inline]
     pub fn get_squares(&self, color: Color, from: Square, to: Square, threats: Bitboard) -> i32 {
         let (c, k, f, t) = Self::slot_of_squares(color, from, to, threats);
