@@ -101,28 +101,13 @@ impl MoveLoop {
     /// node's own position (no move of it on the board).
     #[inline(always)]
     fn threats(&self, pos: &Chess) -> Bitboard {
-        match self.threats.get() {
-            Some(t) => t,
-            None => {
-                let t = threats(pos);
-                self.threats.set(Some(t));
-                t
-            }
-        }
+        on_first_use(&self.threats, || threats(pos))
     }
 
     /// Does `m` give check? `pos` must be the node's own position.
     #[inline(always)]
     fn gives_check(&self, pos: &Chess, m: Move) -> bool {
-        let squares = match self.check_squares.get() {
-            Some(squares) => squares,
-            None => {
-                let squares = CheckSquares::new(pos);
-                self.check_squares.set(Some(squares));
-                squares
-            }
-        };
-        squares.gives_check(pos, m)
+        on_first_use(&self.check_squares, || CheckSquares::new(pos)).gives_check(pos, m)
     }
 
     /// The threats once the picker has been filled (a late move's
@@ -132,6 +117,20 @@ impl MoveLoop {
     fn threats_known(&self) -> Bitboard {
         debug_assert!(self.threats.get().is_some(), "the picker fills first");
         self.threats.get().unwrap_or(Bitboard::EMPTY)
+    }
+}
+
+/// The value in `cell`, made by `make` and kept there on first use (what a
+/// node works out only if some move needs it).
+#[inline(always)]
+fn on_first_use<T: Copy>(cell: &Cell<Option<T>>, make: impl FnOnce() -> T) -> T {
+    match cell.get() {
+        Some(value) => value,
+        None => {
+            let value = make();
+            cell.set(Some(value));
+            value
+        }
     }
 }
 
