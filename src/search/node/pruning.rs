@@ -90,7 +90,10 @@ impl Searcher {
         {
             return Some(static_eval);
         }
-        if let Some(score) = self.null_move(beta, depth, ply, static_eval) {
+        // The null move is not tried where the TT already bounds the node
+        // below beta (a search found nothing reaching it).
+        let tt_fails_low = hit.is_some_and(|h| h.upper < beta);
+        if !tt_fails_low && let Some(score) = self.null_move(beta, depth, ply, static_eval) {
             return Some(score);
         }
         // ProbCut: a capture that beats beta by a margin in a shallow search
@@ -272,5 +275,47 @@ impl Searcher {
             };
         }
         ControlFlow::Continue(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+
+    /// A queen up with nothing to capture: above reverse futility's depths
+    /// the null move alone can end the node against beta 0.
+    const QUEEN_UP: &str = "7k/8/8/8/8/8/8/1Q5K w - - 0 1";
+
+    /// What `prune_before_moves` says at depth `RFP_MAX_DEPTH + 1` one ply
+    /// below the root against beta 0, with the TT entry `hit`, and how
+    /// many nodes it searched.
+    fn pruned_with(hit: Option<TtHit>) -> (Option<Score>, u64) {
+        let board = Board::from_fen(QUEEN_UP).unwrap();
+        let mut s = Searcher::standalone(board, 1, SearchMode::Normal).unwrap();
+        let depth = tp!(RFP_MAX_DEPTH) + 1;
+        let beta = Score(0);
+        let eval = s.leaf_eval(1).1;
+        assert!(eval > beta + 500, "{eval:?}");
+        let before = s.stats.nodes;
+        let value = s.prune_before_moves(beta, depth, 1, eval, true, hit);
+        (value, s.stats.nodes - before)
+    }
+
+    #[test]
+    fn the_null_move_is_not_tried_where_the_tt_bounds_the_node_below_beta() {
+        let (value, nodes) = pruned_with(None);
+        assert!(value.is_some_and(|v| v >= Score(0)) && nodes > 0);
+        let entry = |upper| TtHit {
+            mv: crate::tt::PackedMove::NONE,
+            depth: 1,
+            lower: -Score::INFINITE,
+            upper,
+        };
+        // An upper bound at or above beta says nothing against it.
+        let (value, nodes) = pruned_with(Some(entry(Score(0))));
+        assert!(value.is_some() && nodes > 0);
+        // Below beta: no null move (and nothing else here prunes).
+        assert_eq!(pruned_with(Some(entry(Score(-1)))), (None, 0));
     }
 }
