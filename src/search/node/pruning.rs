@@ -90,10 +90,7 @@ impl Searcher {
         {
             return Some(static_eval);
         }
-        // The null move is not tried where the TT already bounds the node
-        // below beta (a search found nothing reaching it).
-        let tt_fails_low = hit.is_some_and(|h| h.upper < beta);
-        if !tt_fails_low && let Some(score) = self.null_move(beta, depth, ply, static_eval) {
+        if let Some(score) = self.null_move(beta, depth, ply, static_eval, hit) {
             return Some(score);
         }
         // ProbCut: a capture that beats beta by a margin in a shallow search
@@ -118,8 +115,10 @@ impl Searcher {
     /// The null move: the side to move passes and the opponent searches a
     /// reduced null window around beta. That window may also be open (the
     /// first MT-DUAL* pass, the MIN nodes of the first MT-SSS* pass): then
-    /// it shows a value from a real search. The node's value when passing
-    /// already holds beta (zero when stopped).
+    /// it shows a value from a real search. Not tried where the TT entry
+    /// `hit` bounds the node below beta (a search found nothing reaching
+    /// it). The node's value when passing already holds beta (zero when
+    /// stopped).
     #[inline(always)]
     fn null_move(
         &mut self,
@@ -127,10 +126,12 @@ impl Searcher {
         depth: Depth,
         ply: Ply,
         static_eval: Score,
+        hit: Option<TtHit>,
     ) -> Option<Score> {
         if (is_plain(beta) || beta_is_open(beta, ply))
             && depth >= tp!(NULL_MIN_DEPTH)
             && static_eval >= beta
+            && hit.is_none_or(|h| h.upper >= beta)
             && !self.board.after_null()
             && self.board.has_non_pawn_material(self.board.turn())
             && self.board.play_null()
@@ -282,6 +283,7 @@ impl Searcher {
 mod tests {
     use super::*;
     use crate::board::Board;
+    use crate::tt::PackedMove;
 
     /// A queen up with nothing to capture: above reverse futility's depths
     /// the null move alone can end the node against beta 0.
@@ -307,7 +309,7 @@ mod tests {
         let (value, nodes) = pruned_with(None);
         assert!(value.is_some_and(|v| v >= Score(0)) && nodes > 0);
         let entry = |upper| TtHit {
-            mv: crate::tt::PackedMove::NONE,
+            mv: PackedMove::NONE,
             depth: 1,
             lower: -Score::INFINITE,
             upper,
