@@ -7,7 +7,8 @@ pub mod stability;
 
 use crate::search::limits::Limits;
 use crate::search::tunables::{
-    HARD_OVER_SOFT, INCREMENT_SHARE_PERCENT, MAX_SHARE_PERCENT, SUDDEN_DEATH_MOVES,
+    CLOCK_RESERVE_MS, HARD_OVER_SOFT, INCREMENT_SHARE_PERCENT, MAX_SHARE_PERCENT,
+    SUDDEN_DEATH_MOVES,
 };
 use crate::tp;
 use shakmaty::Color;
@@ -49,7 +50,10 @@ impl TimeBudget {
         };
         if let Some(time) = time {
             let inc = inc.unwrap_or_default();
-            let left = time.saturating_sub(overhead);
+            // The reserve is never planned on: the clock stays above the
+            // increment even when every reply runs a little late.
+            let reserve = Duration::from_millis(u64::from(tp!(CLOCK_RESERVE_MS)));
+            let left = time.saturating_sub(overhead + reserve);
             let moves = limits
                 .clock
                 .movestogo
@@ -162,6 +166,20 @@ mod tests {
         // With a comfortable clock the increment is still mostly spent.
         let b = TimeBudget::new(&clock(10_000, 100, None), Color::White, ms(10));
         assert!(b.soft.unwrap() > ms(500), "{b:?}");
+    }
+
+    #[test]
+    fn a_clock_inside_the_reserve_gets_the_least_budget() {
+        let reserve = u64::from(tp!(CLOCK_RESERVE_MS));
+        assert!(reserve >= 50, "the reserve covers a few late replies");
+        // Overhead and reserve are all that is left: only the minimum,
+        // whatever the increment, so the increment rebuilds the clock.
+        let b = TimeBudget::new(&clock(10 + reserve, 10, None), Color::White, ms(10));
+        assert_eq!(b.soft, Some(MIN_BUDGET), "{b:?}");
+        assert_eq!(b.hard, Some(MIN_BUDGET), "{b:?}");
+        // Ten milliseconds beyond it: the budget stays below those ten.
+        let b = TimeBudget::new(&clock(20 + reserve, 10, None), Color::White, ms(10));
+        assert!(b.hard.unwrap() < ms(10), "{b:?}");
     }
 
     #[test]

@@ -109,6 +109,12 @@ crate::tunables! {
     /// below the increment and the clock grows back instead of settling a
     /// few stalls away from a time loss.
     INCREMENT_SHARE_PERCENT: u32 = 75, 50..=100, 4.0;
+    /// Time management: milliseconds of the clock, beyond the move
+    /// overhead, that no budget plans on. A reply costs the pipes and the
+    /// scheduler a few milliseconds more than its budget, more than the
+    /// banked share of the increment at 1+0.01, so without a reserve the
+    /// clock settles on the increment itself.
+    CLOCK_RESERVE_MS: u32 = 100, 0..=500, 20.0;
     /// Time management (`crate::search::driver`): another iteration is
     /// started only while less than this share (percent) of the soft limit,
     /// as scaled by how settled the search looks, has gone.
