@@ -1,6 +1,7 @@
 //! Time management: turns the clocks of a `go` into a soft limit (checked
 //! between iterations: don't start another) and a hard limit (checked inside
-//! the search: stop now), with the move overhead kept back from both.
+//! the search: stop now), with the move overhead and a small clock
+//! reserve kept back from both.
 //! `stability` scales the soft limit by how settled the search looks.
 
 pub mod stability;
