@@ -10,6 +10,9 @@ use common::engine_process::EngineProcess;
 use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
 use stockman::nnue::{KingBuckets, Network, file_bytes};
 
+/// The shipped network: 256 units, eight output layers.
+const NET: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../net/stockman.nnue");
+
 const UP: &str = "4k3/pppp4/8/8/8/8/PPPP4/3QK3";
 const DOWN: &str = "3qk3/pppp4/8/8/8/8/PPPP4/4K3";
 
@@ -384,6 +387,58 @@ fn fits_the_scale_of_binary_records() {
     assert!(text(&run.stderr).contains("binary records"));
 }
 
+/// `--init` starts from a trained network: one epoch at a tiny rate keeps
+/// its judgement (a queen up still wins) where the same epoch from random
+/// weights has learnt nothing yet; its width and output layers carry over,
+/// and a mirrored layout of several sets starts from its one set (trained
+/// with `--mirror`, so that it knows the mirrored positions too).
+#[test]
+fn init_starts_from_a_trained_network() {
+    let dir = scratch("train-net-init");
+    train(
+        &dir,
+        "first.nnue",
+        &[
+            "--epochs",
+            "40",
+            "--rate",
+            "0.01",
+            "--hidden",
+            "256",
+            "--output-buckets",
+            "2",
+            "--mirror",
+        ],
+    );
+    let first = dir.join("first.nnue");
+    let up = format!("{UP} w - - 0 1");
+    let trained = evaluate(&Network::load(path(&first)).unwrap(), &up);
+    assert!(trained > 300, "{trained}");
+    let once = ["--epochs", "1", "--rate", "0.00001"];
+    let mut from_it = once.to_vec();
+    from_it.extend(["--init", path(&first), "--king-buckets", "4"]);
+    let run = run_on_data(&dir, "refined.nnue", &from_it);
+    let err = text(&run.stderr);
+    assert!(run.status.success(), "{err}");
+    assert!(err.contains(&format!("from {}", path(&first))), "{err}");
+    let refined = Network::load(path(&dir.join("refined.nnue"))).unwrap();
+    assert_eq!(refined.hidden(), 256);
+    assert_eq!(refined.buckets(), 2);
+    assert_eq!(refined.kings().count(), 4);
+    // Both kings stand on the e-file, where the layout mirrors the board:
+    // the refined network sees what the first saw of the mirrored position.
+    let mirrored = evaluate(
+        &Network::load(path(&first)).unwrap(),
+        "3k4/4pppp/8/8/8/8/4PPPP/3KQ3 w - - 0 1",
+    );
+    assert!(mirrored > 300, "{mirrored}");
+    let now = evaluate(&refined, &up);
+    assert!((now - mirrored).abs() <= 5, "{now} after {mirrored}");
+    let from_nothing = train(&dir, "random.nnue", &once);
+    let random = Network::from_bytes(&from_nothing).unwrap();
+    assert!(evaluate(&random, &up) < 100);
+}
+
 #[test]
 fn bad_input_is_refused() {
     let dir = scratch("train-net-bad");
@@ -397,7 +452,7 @@ fn bad_input_is_refused() {
     std::fs::write(&empty, "# nothing\n").unwrap();
     let out = dir.join("net.nnue");
     let missing = dir.join("missing.txt");
-    let cases: [(&str, Vec<&str>, &str); 7] = [
+    let cases: [(&str, Vec<&str>, &str); 10] = [
         (
             "missing file",
             vec!["--data", path(&missing)],
@@ -424,6 +479,28 @@ fn bad_input_is_refused() {
             "a width the engine cannot read",
             vec!["--data", path(&good), "--hidden", "100"],
             "not 100",
+        ),
+        (
+            "--init that is not a network",
+            vec!["--data", path(&good), "--init", path(&good)],
+            "good.txt",
+        ),
+        (
+            "--init of another width",
+            vec!["--data", path(&good), "--init", NET, "--hidden", "128"],
+            "not --hidden 128",
+        ),
+        (
+            "--init with output layers it cannot give",
+            vec![
+                "--data",
+                path(&good),
+                "--init",
+                NET,
+                "--output-buckets",
+                "3",
+            ],
+            "8 output buckets",
         ),
     ];
     for (what, args, expected) in cases {

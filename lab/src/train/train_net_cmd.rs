@@ -14,6 +14,7 @@ use crate::progress::Progress;
 use crate::train::king_layouts::king_layout;
 use crate::train::scale_fit::{error_at, fit_scale, undecided};
 use crate::train::train_net::{Adam, FloatNetwork, Minibatch, Sample, train_epoch};
+use crate::train::warm_start;
 use crate::win_probability::sigmoid;
 use clap::Args;
 use rayon::prelude::*;
@@ -22,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 use stockman::board::parse_fen;
 use stockman::files::{PartialFile, write_whole};
-use stockman::nnue::KingBuckets;
+use stockman::nnue::{KingBuckets, Network};
 use stockman::rng::SplitMix64;
 
 /// `stockman-lab train-net --help`'s examples.
@@ -32,6 +33,9 @@ Examples:
   stockman-lab train-net --fit-scale --data games.bin
   # Train with the S it printed; play with `setoption name EvalFile value my.nnue`
   stockman-lab train-net --data games.bin --scale 483 --out my.nnue";
+
+/// Hidden units per side of a network trained from random weights.
+const DEFAULT_HIDDEN: usize = 128;
 
 /// `stockman-lab train-net` arguments.
 #[derive(Args, Debug, Clone)]
@@ -96,9 +100,19 @@ pub struct TrainNetArgs {
     #[arg(long)]
     pub mirror: bool,
 
-    /// Hidden units per side: 128, 256, 512, 768 or 1024.
-    #[arg(long, default_value_t = 128)]
-    pub hidden: usize,
+    /// Hidden units per side: 128, 256, 512, 768 or 1024 [default: 128,
+    /// or --init's width].
+    #[arg(long)]
+    pub hidden: Option<usize>,
+
+    /// Start from this network's weights instead of random ones (a file
+    /// the engine reads): its width, its output layers (or one copied into
+    /// each of --output-buckets), its input set (the factoriser of a
+    /// --king-buckets layout of several sets, whose sets start at zero) or
+    /// its king buckets (the same layout). Refines a network on new data;
+    /// give a smaller --rate than a run from random weights.
+    #[arg(long, value_name = "NET")]
+    pub init: Option<PathBuf>,
 
     /// King buckets: the input weight set each side's king square picks.
     /// `none` (one set, the networks before 1.1), `mirror` (one set; a king
@@ -109,9 +123,10 @@ pub struct TrainNetArgs {
     pub king_buckets: KingBuckets,
 
     /// Output layers, one per range of piece counts (8: 2-5 pieces, 6-9,
-    /// ..., 30-32); 1 makes the single-output network.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=stockman::nnue::MAX_BUCKETS as u64))]
-    pub output_buckets: u64,
+    /// ..., 30-32); 1 makes the single-output network [default: 1, or
+    /// --init's].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=stockman::nnue::MAX_BUCKETS as u64))]
+    pub output_buckets: Option<u64>,
 
     /// Seed of the initial weights and the shuffles.
     #[arg(long, default_value_t = 1)]
@@ -275,8 +290,7 @@ fn print_fitted_scale(args: &TrainNetArgs) -> Result<(), String> {
 fn train(args: &TrainNetArgs) -> Result<(), String> {
     // A bad width or an unwritable --out is found before minutes of reading
     // and training.
-    let buckets = args.output_buckets as usize;
-    let mut net = FloatNetwork::random(args.hidden, buckets, args.king_buckets, args.seed)?;
+    let mut net = first_network(args)?;
     let out = args.out.as_ref().ok_or("--out names the network file")?;
     PartialFile::check_writable(out)?;
     let started = Instant::now();
@@ -284,7 +298,7 @@ fn train(args: &TrainNetArgs) -> Result<(), String> {
     let (mut training, validation) = training_and_validation(args, &mut rng)?;
     let mirrored = add_mirrors(args, &net, &mut training);
     eprintln!(
-        "train-net: {} -> 2x{} -> 1 ({} output {}), {} positions for training{mirrored}, {} held out, read in {:.1} s",
+        "train-net: {} -> 2x{} -> 1 ({} output {}){}, {} positions for training{mirrored}, {} held out, read in {:.1} s",
         input_shape(net.kings(), net.factorised()),
         net.hidden_units(),
         net.buckets(),
@@ -292,6 +306,10 @@ fn train(args: &TrainNetArgs) -> Result<(), String> {
             "layer"
         } else {
             "buckets"
+        },
+        match &args.init {
+            Some(path) => format!(", from {}", path.display()),
+            None => String::new(),
         },
         training.len(),
         validation.len(),
@@ -345,6 +363,30 @@ fn train(args: &TrainNetArgs) -> Result<(), String> {
         args.epochs
     );
     Ok(())
+}
+
+/// The network training starts from: `--init`'s weights, or random ones
+/// of the shape asked for.
+fn first_network(args: &TrainNetArgs) -> Result<FloatNetwork, String> {
+    let buckets = args.output_buckets.map(|b| b as usize);
+    let Some(path) = &args.init else {
+        let hidden = args.hidden.unwrap_or(DEFAULT_HIDDEN);
+        return FloatNetwork::random(hidden, buckets.unwrap_or(1), args.king_buckets, args.seed);
+    };
+    let start = Network::load(&path.to_string_lossy())?;
+    if let Some(hidden) = args.hidden.filter(|&h| h != start.hidden()) {
+        return Err(format!(
+            "{}: --init is {} units wide, not --hidden {hidden}",
+            path.display(),
+            start.hidden()
+        ));
+    }
+    warm_start::from_network(
+        &start,
+        buckets.unwrap_or(start.buckets()),
+        args.king_buckets,
+    )
+    .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// The positions to train on and those to measure on, shuffled: a share
