@@ -1,7 +1,8 @@
 //! Every network file in net/ is one the engine reads, and each knows
-//! material: the shipped network and the three kept beside it, two
-//! 128-wide own-data networks and the last Stockfish-labelled one
-//! (net/README.md says where each came from).
+//! material: the shipped network and the four kept beside it, a
+//! third-generation refinement of it, two 128-wide own-data networks and
+//! the last Stockfish-labelled one (net/README.md says where each came
+//! from).
 
 mod common;
 
@@ -33,6 +34,7 @@ fn every_network_in_net_loads_and_knows_material() {
             "stockman.nnue",
             "own-128.nnue",
             "own-128-gen2.nnue",
+            "own-256-gen3.nnue",
             "sf-labelled-4.nnue"
         ]
         .iter()
@@ -61,12 +63,14 @@ fn every_network_in_net_loads_and_knows_material() {
     }
 }
 
-/// The shipped files (the first and second formats) evaluate as 1.0.0 read
-/// them: the network's value (`eval`'s "network cp") of six positions, as
-/// 1.0.0 (commit cec67ca, 2026-11-28) printed them, before king buckets and
-/// the wider layers changed the reader.
+/// The files in net/ (the first and second formats) evaluate as when they
+/// were made: the network's value (`eval`'s "network cp") of six
+/// positions, for the four files of 1.0.0 as 1.0.0 (commit cec67ca,
+/// 2026-11-28) printed them, before king buckets and the wider layers
+/// changed the reader, and for `own-256-gen3.nnue` as a build of c156fce
+/// printed it with `EvalFile` (2026-12-05).
 #[test]
-fn the_shipped_networks_evaluate_as_in_1_0_0() {
+fn the_networks_in_net_evaluate_as_when_they_were_made() {
     let fens = [
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         "r3k2r/2pb1ppp/2pp1q2/p7/1nP1B3/1P2P3/P2N1PPP/R2QK2R b KQkq - 0 14",
@@ -79,6 +83,7 @@ fn the_shipped_networks_evaluate_as_in_1_0_0() {
         ("stockman.nnue", [25, 97, 0, -353, -1041, -23]),
         ("own-128.nnue", [33, 72, -30, -339, -1012, -2]),
         ("own-128-gen2.nnue", [28, 93, -52, -354, -1011, -13]),
+        ("own-256-gen3.nnue", [18, 75, 25, -354, -1124, -13]),
         ("sf-labelled-4.nnue", [38, 80, 19, -358, -1098, -22]),
     ];
     for (name, expected) in values {
