@@ -9,6 +9,20 @@ mod common;
 use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
 use stockman::nnue::Network;
 
+/// The network files in net/ and their value (`eval`'s "network cp") of
+/// the six positions of `the_networks_in_net_evaluate_as_when_they_were_made`:
+/// for the four files of 1.0.0 as 1.0.0 (commit cec67ca, 2026-11-28)
+/// printed them, before king buckets and the wider layers changed the
+/// reader, and for `own-256-gen3.nnue` as a build of c156fce printed it
+/// with `EvalFile` (2026-12-05).
+const SHIPPED: [(&str, [i32; 6]); 5] = [
+    ("stockman.nnue", [25, 97, 0, -353, -1041, -23]),
+    ("own-128.nnue", [33, 72, -30, -339, -1012, -2]),
+    ("own-128-gen2.nnue", [28, 93, -52, -354, -1011, -13]),
+    ("own-256-gen3.nnue", [18, 75, 25, -354, -1124, -13]),
+    ("sf-labelled-4.nnue", [38, 80, 19, -358, -1098, -22]),
+];
+
 fn position(fen: &str) -> Chess {
     fen.parse::<Fen>()
         .unwrap()
@@ -30,15 +44,7 @@ fn every_network_in_net_loads_and_knows_material() {
         .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
         .collect();
     assert!(
-        [
-            "stockman.nnue",
-            "own-128.nnue",
-            "own-128-gen2.nnue",
-            "own-256-gen3.nnue",
-            "sf-labelled-4.nnue"
-        ]
-        .iter()
-        .all(|n| names.contains(&n.to_string())),
+        SHIPPED.iter().all(|(n, _)| names.contains(&n.to_string())),
         "{names:?}"
     );
     let start = Chess::default();
@@ -64,11 +70,7 @@ fn every_network_in_net_loads_and_knows_material() {
 }
 
 /// The files in net/ (the first and second formats) evaluate as when they
-/// were made: the network's value (`eval`'s "network cp") of six
-/// positions, for the four files of 1.0.0 as 1.0.0 (commit cec67ca,
-/// 2026-11-28) printed them, before king buckets and the wider layers
-/// changed the reader, and for `own-256-gen3.nnue` as a build of c156fce
-/// printed it with `EvalFile` (2026-12-05).
+/// were made (`SHIPPED`).
 #[test]
 fn the_networks_in_net_evaluate_as_when_they_were_made() {
     let fens = [
@@ -79,14 +81,7 @@ fn the_networks_in_net_evaluate_as_when_they_were_made() {
         "6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 40",
         "2r3k1/1q3pp1/4p2p/p2pP3/Pp1P1QP1/1P5P/5PK1/2R5 w - - 0 35",
     ];
-    let values = [
-        ("stockman.nnue", [25, 97, 0, -353, -1041, -23]),
-        ("own-128.nnue", [33, 72, -30, -339, -1012, -2]),
-        ("own-128-gen2.nnue", [28, 93, -52, -354, -1011, -13]),
-        ("own-256-gen3.nnue", [18, 75, 25, -354, -1124, -13]),
-        ("sf-labelled-4.nnue", [38, 80, 19, -358, -1098, -22]),
-    ];
-    for (name, expected) in values {
+    for (name, expected) in SHIPPED {
         let file = common::repo_path("net").join(name);
         let net = Network::load(file.to_str().unwrap()).unwrap();
         let got: Vec<i32> = fens
