@@ -29,6 +29,8 @@ enum Command {
     Label(data::LabelArgs),
     /// Train the evaluation network on labelled positions (datagen + label's data).
     TrainNet(train::TrainNetArgs),
+    /// A network between two networks of one shape: each weight (1 - t)·A + t·B.
+    BlendNet(train::BlendNetArgs),
     /// Texel tuning of the evaluation weights on datagen's data; writes src/eval/tuned.rs.
     Tune(train::TuneArgs),
     /// Textbook algorithms on synthetic game trees: leaves evaluated, SSS* = MT-SSS* check.
@@ -48,6 +50,7 @@ fn main() -> ExitCode {
         Command::Convert(a) => data::run_convert(a),
         Command::Label(a) => data::run_label(a),
         Command::TrainNet(a) => train::run_train_net(a),
+        Command::BlendNet(a) => train::run_blend_net(a),
         Command::Tune(a) => train::run_tune(a),
         Command::Trees(a) => research::run_trees(a),
         Command::Bstar(a) => research::run_bstar_chess(a),

@@ -9,11 +9,12 @@ use common::cli::lab;
 use common::help_text::{assert_no_default_twice, example_commands, help, listed_subcommands};
 
 /// The lab's subcommands.
-const LAB: [&str; 8] = [
+const LAB: [&str; 9] = [
     "datagen",
     "convert",
     "label",
     "train-net",
+    "blend-net",
     "tune",
     "trees",
     "bstar",

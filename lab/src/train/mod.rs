@@ -3,12 +3,14 @@
 //! `gradient` and `adam`, positions in `net_sample`, the king-bucket
 //! layouts in `king_layouts`, the loops' AVX2 build in `vectors`, a start
 //! from an existing network in `warm_start`) on
-//! labelled positions, and `tune` fits the classical evaluation's weights
+//! labelled positions, `blend-net` mixes two networks of one shape
+//! (`blend_net`), and `tune` fits the classical evaluation's weights
 //! by Texel's method over its trace (`texel`) and writes them back into the
 //! engine's `src/eval/tuned.rs` (`writer`); `scale_fit` finds the score
 //! scale that maps centipawns to a win probability.
 
 mod adam;
+pub mod blend_net;
 mod float_net;
 mod gradient;
 pub mod king_layouts;
@@ -22,5 +24,6 @@ mod vectors;
 mod warm_start;
 pub mod writer;
 
+pub use blend_net::{BlendNetArgs, run_blend_net};
 pub use train_net_cmd::{TrainNetArgs, run_train_net};
 pub use tune_cmd::{TuneArgs, run_tune};
