@@ -1,8 +1,8 @@
 //! Every network file in net/ is one the engine reads, and each knows
-//! material: the shipped network and the four kept beside it, a
-//! third-generation refinement of it, two 128-wide own-data networks and
-//! the last Stockfish-labelled one (net/README.md says where each came
-//! from).
+//! material: the built-in network and the five kept beside it, the network
+//! it was refined from, a longer refinement of that one, two 128-wide
+//! own-data networks and the last Stockfish-labelled one (net/README.md
+//! says where each came from).
 
 mod common;
 
@@ -13,10 +13,12 @@ use stockman::nnue::Network;
 /// the six positions of `the_networks_in_net_evaluate_as_when_they_were_made`:
 /// for the four files of 1.0.0 as 1.0.0 (commit cec67ca, 2026-11-28)
 /// printed them, before king buckets and the wider layers changed the
-/// reader, and for `own-256-gen3.nnue` as a build of c156fce printed it
-/// with `EvalFile` (2026-12-05).
-const SHIPPED: [(&str, [i32; 6]); 5] = [
-    ("stockman.nnue", [25, 97, 0, -353, -1041, -23]),
+/// reader (`own-256-gen2.nnue` was 1.0.0's `stockman.nnue`), and for
+/// `own-256-gen3.nnue` and today's `stockman.nnue` as builds of the
+/// engine of c156fce printed them with `EvalFile` (2026-12-05).
+const SHIPPED: [(&str, [i32; 6]); 6] = [
+    ("stockman.nnue", [21, 85, 7, -347, -1123, -14]),
+    ("own-256-gen2.nnue", [25, 97, 0, -353, -1041, -23]),
     ("own-128.nnue", [33, 72, -30, -339, -1012, -2]),
     ("own-128-gen2.nnue", [28, 93, -52, -354, -1011, -13]),
     ("own-256-gen3.nnue", [18, 75, 25, -354, -1124, -13]),
