@@ -134,7 +134,7 @@ fn uci_arguments(lines: &[String]) -> Result<(), String> {
 }
 
 /// The lab's subcommands, which live in the `stockman-lab` binary.
-const LAB_SUBCOMMANDS: [&str; 8] = [
+const LAB_SUBCOMMANDS: [&str; 9] = [
     "bstar",
     "compare",
     "trees",
@@ -143,6 +143,7 @@ const LAB_SUBCOMMANDS: [&str; 8] = [
     "label",
     "tune",
     "train-net",
+    "blend-net",
 ];
 
 /// A lab subcommand given to the engine is a clear error that names the lab's

@@ -9,7 +9,7 @@ use common::cli::{stockman, text};
 use common::help_text::listed_subcommands;
 
 /// The lab's subcommands (src/main.rs, `LAB_SUBCOMMANDS`; lab/src/main.rs).
-const LAB: [&str; 8] = [
+const LAB: [&str; 9] = [
     "bstar",
     "compare",
     "trees",
@@ -18,6 +18,7 @@ const LAB: [&str; 8] = [
     "label",
     "tune",
     "train-net",
+    "blend-net",
 ];
 
 #[test]
