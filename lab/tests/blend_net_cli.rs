@@ -11,18 +11,15 @@ use stockman::nnue::Network;
 const FROM: &str = "net/stockman.nnue";
 const TO: &str = "net/own-256-gen3.nnue";
 
+/// `blend-net` from `FROM` to `to` at `weight`, without `--out`.
+fn args<'a>(to: &'a str, weight: &'a str) -> Vec<&'a str> {
+    vec!["blend-net", "--from", FROM, "--to", to, "--weight", weight]
+}
+
 fn blend(weight: &str, out: &std::path::Path) -> Vec<u8> {
-    let o = lab(&[
-        "blend-net",
-        "--from",
-        FROM,
-        "--to",
-        TO,
-        "--weight",
-        weight,
-        "--out",
-        path(out),
-    ]);
+    let mut all = args(TO, weight);
+    all.extend(["--out", path(out)]);
+    let o = lab(&all);
     assert!(o.status.success(), "{}", text(&o.stderr));
     std::fs::read(out).unwrap()
 }
@@ -66,42 +63,14 @@ fn bad_input_is_refused() {
     let dir = scratch("blend-net-bad");
     let existing = dir.join("kept.nnue");
     std::fs::write(&existing, b"a file that stays").unwrap();
-    let narrow = [
-        "blend-net",
-        "--from",
-        FROM,
-        "--to",
-        "net/own-128.nnue",
-        "--weight",
-        "0.5",
-    ];
+    let narrow = args("net/own-128.nnue", "0.5");
     assert_refused_keeping_outputs(&narrow, &existing, |e| e.contains("width (256 and 128"));
-    let missing = [
-        "blend-net",
-        "--from",
-        FROM,
-        "--to",
-        "net/missing.nnue",
-        "--weight",
-        "0.5",
-    ];
+    let missing = args("net/missing.nnue", "0.5");
     assert_refused_keeping_outputs(&missing, &existing, |e| e.contains("missing.nnue"));
-    let out = path(&existing);
     for weight in ["1.5", "-0.1", "half"] {
-        refused(
-            &[
-                "blend-net",
-                "--from",
-                FROM,
-                "--to",
-                TO,
-                "--weight",
-                weight,
-                "--out",
-                out,
-            ],
-            "from 0 to 1",
-        );
+        let mut all = args(TO, weight);
+        all.extend(["--out", path(&existing)]);
+        refused(&all, "from 0 to 1");
     }
     assert_eq!(std::fs::read(&existing).unwrap(), b"a file that stays");
 }
