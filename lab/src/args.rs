@@ -7,3 +7,11 @@ pub fn positive(s: &str) -> Result<f64, String> {
         _ => Err(format!("'{s}' is not a positive number")),
     }
 }
+
+/// A number from 0 to 1 (a blend's weight).
+pub fn unit_interval(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!("'{s}' is not a number from 0 to 1")),
+    }
+}

@@ -2,6 +2,7 @@
 //! each weight (1 − t)·A + t·B rounded — the way to keep part of what a
 //! refined network learnt (B, trained on from A) and part of what A knew.
 
+use crate::args::unit_interval;
 use clap::Args;
 use std::path::PathBuf;
 use stockman::files::write_whole;
@@ -30,13 +31,6 @@ pub struct BlendNetArgs {
     /// Where the network goes (written whole, through OUT.partial).
     #[arg(long)]
     pub out: PathBuf,
-}
-
-fn unit_interval(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
-        _ => Err(format!("'{s}' is not a number from 0 to 1")),
-    }
 }
 
 /// Reads both networks, blends them and writes the result.
@@ -85,28 +79,14 @@ fn blend_layers<const H: usize>(a: &Layers<H>, b: &Layers<H>, t: f64) -> Result<
         return Err("the networks differ in king bucket layout".to_string());
     }
     let mut out = a.clone();
-    let words = |l: &Layers<H>| -> Vec<i16> {
-        l.input
-            .iter()
-            .flatten()
-            .chain(&l.input_bias)
-            .chain(l.output.iter().flatten().flatten())
-            .copied()
-            .collect()
-    };
-    let (wa, wb) = (words(a), words(b));
-    let mut blended = wa
-        .iter()
-        .zip(&wb)
-        .map(|(&x, &y)| mix(x.into(), y.into(), t) as i16);
     let targets = out
         .input
         .iter_mut()
         .flatten()
         .chain(&mut out.input_bias)
         .chain(out.output.iter_mut().flatten().flatten());
-    for (w, v) in targets.zip(&mut blended) {
-        *w = v;
+    for ((w, &x), &y) in targets.zip(words(a)).zip(words(b)) {
+        *w = mix(x.into(), y.into(), t) as i16;
     }
     for (o, (&x, &y)) in out
         .output_bias
@@ -116,6 +96,16 @@ fn blend_layers<const H: usize>(a: &Layers<H>, b: &Layers<H>, t: f64) -> Result<
         *o = mix(x.into(), y.into(), t) as i32;
     }
     Ok(out)
+}
+
+/// Every i16 weight of `l` in file order (`format::write`'s): input
+/// weights, hidden biases, output layers.
+fn words<const H: usize>(l: &Layers<H>) -> impl Iterator<Item = &i16> {
+    l.input
+        .iter()
+        .flatten()
+        .chain(&l.input_bias)
+        .chain(l.output.iter().flatten().flatten())
 }
 
 /// (1 − t)·x + t·y rounded: between x and y, so within any bound both keep.
