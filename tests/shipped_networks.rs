@@ -14,7 +14,7 @@ use stockman::nnue::Network;
 /// for the four files of 1.0.0 as 1.0.0 (commit cec67ca, 2026-11-28)
 /// printed them, before king buckets and the wider layers changed the
 /// reader (`own-256-gen2.nnue` was 1.0.0's `stockman.nnue`), and for
-/// `own-256-gen3.nnue` and today's `stockman.nnue` as builds of the
+/// `own-256-gen3.nnue` and 1.6.0's `stockman.nnue` as builds of the
 /// engine of c156fce printed them with `EvalFile` (2026-12-05).
 const SHIPPED: [(&str, [i32; 6]); 6] = [
     ("stockman.nnue", [21, 85, 7, -347, -1123, -14]),
