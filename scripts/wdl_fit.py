@@ -7,7 +7,9 @@ mover's score (`{+0.31/12 0.105s}`), and takes one sample per scored move:
     (score in centipawns from the side to move, material on the board,
      the game's result from the side to move)
 
-Mate scores (`+M3`) and moves without a score are skipped, and so are games
+Mate scores (`+M3`), tablebase scores (a won or lost ending the engine
+knows, printed as centipawns of 317.43 pawns and more: `Score::TB_BOUND`
+in src/score.rs) and moves without a score are skipped, and so are games
 that did not end by the rules (adjudication, time forfeit, crash), so that
 the results are the games' own, and repeats of a game (same start, same
 moves: a deterministic engine playing itself at a fixed node count plays
@@ -49,6 +51,9 @@ import chess.pgn
 MAT_MIN, MAT_MAX, MAT_NORM = 17, 78, 58
 VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
 COMMENT = re.compile(r"^\s*([+-]?(?:\d+\.\d+|M\d+))/\d+")
+# Scores from this many centipawns on are tablebase results (src/score.rs,
+# `Score::TB_BOUND`): certain, like mates, and not a measure of the chances.
+TB_BOUND_CP = 31743
 
 
 def material(board):
@@ -58,7 +63,7 @@ def material(board):
 def samples_from(paths, all_terminations=False):
     """(score, material, outcome) triples; outcome 1 win, 0 draw, -1 loss for the mover."""
     out = []
-    stats = {"games": 0, "used": 0, "duplicates": 0, "skipped_termination": 0, "mates": 0, "unscored": 0}
+    stats = {"games": 0, "used": 0, "duplicates": 0, "skipped_termination": 0, "mates": 0, "tablebase": 0, "unscored": 0}
     seen = set()
     for path in paths:
         opener = gzip.open if path.endswith(".gz") else open
@@ -92,6 +97,8 @@ def samples_from(paths, all_terminations=False):
                         stats["unscored"] += 1
                     elif "M" in m.group(1):
                         stats["mates"] += 1
+                    elif abs(round(float(m.group(1)) * 100)) >= TB_BOUND_CP:
+                        stats["tablebase"] += 1
                     else:
                         cp = round(float(m.group(1)) * 100)
                         outcome = white if mover == chess.WHITE else -white
@@ -123,6 +130,32 @@ def probabilities(s, a, b):
     return sigmoid((s - a) / b), sigmoid((-s - a) / b)
 
 
+def slope(x):
+    """The sigmoid's derivative, sigmoid(x) * sigmoid(-x): never the
+    cancelling `p * (1 - p)` where p rounds to 1."""
+    return sigmoid(x) * sigmoid(-x)
+
+
+def draw_probability(s, a, b):
+    """1 - win - loss as the difference of two sigmoids of |s| (the model is
+    symmetric): far from equal, where a win or a loss is nearly certain,
+    `1 - w - l` cancels to zero and a drawn game there would have no
+    likelihood at all."""
+    return sigmoid((a - abs(s)) / b) - sigmoid((-abs(s) - a) / b)
+
+
+def gradients(s, a, b):
+    """d/da and d/db of the win, loss and draw probabilities, each computed
+    from its own sigmoids (not the draw's as minus the others': far from
+    equal that difference is all rounding error)."""
+    xw, xl = (s - a) / b, (-s - a) / b
+    gw = (-slope(xw) / b, -xw * slope(xw) / b)
+    gl = (-slope(xl) / b, -xl * slope(xl) / b)
+    u, v = (a - abs(s)) / b, (-abs(s) - a) / b
+    gd = ((slope(u) + slope(v)) / b, (-u * slope(u) + v * slope(v)) / b)
+    return gw, gl, gd
+
+
 def fit(data, degree, iterations=100):
     """Maximum likelihood a(m), b(m): Fisher scoring on the 2*(degree+1) coefficients."""
     n = degree + 1
@@ -139,13 +172,15 @@ def fit(data, degree, iterations=100):
             if a <= 0 or b <= 0:
                 return -math.inf
             w, l = probabilities(s, a, b)
-            p = w if o > 0 else l if o < 0 else 1.0 - w - l
+            p = w if o > 0 else l if o < 0 else draw_probability(s, a, b)
             if p <= 0:
                 return -math.inf
             total += math.log(p)
         return total
 
     ll = loglik(theta)
+    if not math.isfinite(ll):
+        return theta[:n], theta[n:], ll
     for it in range(iterations):
         grad = [0.0] * (2 * n)
         info = [[0.0] * (2 * n) for _ in range(2 * n)]
@@ -153,12 +188,8 @@ def fit(data, degree, iterations=100):
             a = sum(c * x for c, x in zip(theta[:n], basis))
             b = sum(c * x for c, x in zip(theta[n:], basis))
             w, l = probabilities(s, a, b)
-            d = max(1.0 - w - l, 1e-12)
-            # d/da and d/db of win and loss.
-            xw, xl = (s - a) / b, (-s - a) / b
-            gw = (w * (1 - w) * (-1 / b), w * (1 - w) * (-xw / b))
-            gl = (l * (1 - l) * (-1 / b), l * (1 - l) * (-xl / b))
-            gd = (-gw[0] - gl[0], -gw[1] - gl[1])
+            d = draw_probability(s, a, b)
+            gw, gl, gd = gradients(s, a, b)
             p, g = (w, gw) if o > 0 else (l, gl) if o < 0 else (d, gd)
             full = [g[0] * x for x in basis] + [g[1] * x for x in basis]
             for i in range(2 * n):
@@ -252,9 +283,16 @@ def main():
         f"games {stats['games']}, used {stats['used']} (skipped {stats['duplicates']} repeated, "
         f"{stats['skipped_termination']} not ended by the rules); "
         f"samples {len(data)} (mover won {wins}, drew {draws}, lost {len(data) - wins - draws}); "
-        f"mate scores skipped {stats['mates']}, unscored {stats['unscored']}"
+        f"mate scores skipped {stats['mates']}, tablebase scores skipped {stats['tablebase']}, "
+        f"unscored {stats['unscored']}"
     )
     a_coefs, b_coefs, ll = fit(data, args.degree)
+    if not math.isfinite(ll):
+        sys.exit(
+            "wdl_fit: no model gives every game its result a chance (log-likelihood -inf); "
+            "nothing fitted. A score far beyond any model's reach in a game of the other "
+            "result does this: check the PGNs' scores."
+        )
     print(f"log-likelihood {ll:.1f}, per sample {ll / len(data):.4f}")
     fmt = lambda cs: "[" + ", ".join(f"{c:.3f}" for c in cs) + "]"
     print(f"a(m) coefficients, highest power first: {fmt(a_coefs)}")

@@ -11,10 +11,12 @@ use crate::board::Board;
 use crate::score::Score;
 use shakmaty::{Position, Role};
 
-/// `a(m)` in centipawns, highest power of `m` first (scripts/wdl_fit.py).
-pub const A: [f64; 4] = [-1744.604, 4809.484, -4222.884, 1312.457];
+/// `a(m)` in centipawns, highest power of `m` first: scripts/wdl_fit.py
+/// on docs/data/wdl-selfplay-1.6.0-s32-n20000.pgn.gz (tests/wdl_fit.rs
+/// fits them again).
+pub const A: [f64; 4] = [-859.681, 2620.177, -2612.612, 987.758];
 /// `b(m)` in centipawns, highest power of `m` first.
-pub const B: [f64; 4] = [-1209.048, 3214.889, -2618.915, 746.223];
+pub const B: [f64; 4] = [-391.608, 1204.980, -1140.618, 425.491];
 
 /// Material is clamped to this range (the fit's data covers it) ...
 pub const MATERIAL_MIN: i32 = 17;
