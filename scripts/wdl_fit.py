@@ -97,10 +97,9 @@ def samples_from(paths, all_terminations=False):
                         stats["unscored"] += 1
                     elif "M" in m.group(1):
                         stats["mates"] += 1
-                    elif abs(round(float(m.group(1)) * 100)) >= TB_BOUND_CP:
+                    elif abs(cp := round(float(m.group(1)) * 100)) >= TB_BOUND_CP:
                         stats["tablebase"] += 1
                     else:
-                        cp = round(float(m.group(1)) * 100)
                         outcome = white if mover == chess.WHITE else -white
                         out.append((cp, material(board), outcome))
                     board.push(node.move)
