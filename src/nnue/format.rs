@@ -145,13 +145,7 @@ fn read_layers<const H: usize>(
     kings: KingBuckets,
 ) -> Result<Layers<H>, String> {
     let mut layers = Layers::<H>::zeroed(buckets, kings);
-    for w in layers.input.iter_mut().flatten() {
-        *w = r.i16();
-    }
-    for b in layers.input_bias.iter_mut() {
-        *b = r.i16();
-    }
-    for w in layers.output[..buckets].iter_mut().flatten().flatten() {
+    for w in layers.words_mut() {
         *w = r.i16();
     }
     for b in layers.output_bias[..buckets].iter_mut() {
@@ -192,13 +186,7 @@ fn write_layers<const H: usize>(layers: &Layers<H>) -> Vec<u8> {
         out.extend_from_slice(&u32::from(kings.mirrored()).to_le_bytes());
         out.extend_from_slice(kings.map());
     }
-    let words = layers
-        .input
-        .iter()
-        .flatten()
-        .chain(&layers.input_bias)
-        .chain(layers.output[..buckets].iter().flatten().flatten());
-    for w in words {
+    for w in layers.words() {
         out.extend_from_slice(&w.to_le_bytes());
     }
     for b in &layers.output_bias[..buckets] {

@@ -106,6 +106,26 @@ impl<const H: usize> Layers<H> {
         }
     }
 
+    /// Every i16 weight in file order (net/README.md): the input sets, the
+    /// hidden biases, then the output layers in use. The file reader and
+    /// writer and the lab's blend all walk this one order.
+    pub fn words(&self) -> impl Iterator<Item = &i16> {
+        self.input
+            .iter()
+            .flatten()
+            .chain(&self.input_bias)
+            .chain(self.output[..self.buckets].iter().flatten().flatten())
+    }
+
+    /// [`Layers::words`], to be written.
+    pub fn words_mut(&mut self) -> impl Iterator<Item = &mut i16> {
+        self.input
+            .iter_mut()
+            .flatten()
+            .chain(&mut self.input_bias)
+            .chain(self.output[..self.buckets].iter_mut().flatten().flatten())
+    }
+
     /// The output layer of a position with `pieces` on the board.
     #[inline(always)]
     pub fn bucket(&self, pieces: usize) -> usize {

@@ -79,13 +79,7 @@ fn blend_layers<const H: usize>(a: &Layers<H>, b: &Layers<H>, t: f64) -> Result<
         return Err("the networks differ in king bucket layout".to_string());
     }
     let mut out = a.clone();
-    let targets = out
-        .input
-        .iter_mut()
-        .flatten()
-        .chain(&mut out.input_bias)
-        .chain(out.output.iter_mut().flatten().flatten());
-    for ((w, &x), &y) in targets.zip(words(a)).zip(words(b)) {
+    for ((w, &x), &y) in out.words_mut().zip(a.words()).zip(b.words()) {
         *w = mix(x.into(), y.into(), t) as i16;
     }
     for (o, (&x, &y)) in out
@@ -96,16 +90,6 @@ fn blend_layers<const H: usize>(a: &Layers<H>, b: &Layers<H>, t: f64) -> Result<
         *o = mix(x.into(), y.into(), t) as i32;
     }
     Ok(out)
-}
-
-/// Every i16 weight of `l` in file order (`format::write`'s): input
-/// weights, hidden biases, output layers.
-fn words<const H: usize>(l: &Layers<H>) -> impl Iterator<Item = &i16> {
-    l.input
-        .iter()
-        .flatten()
-        .chain(&l.input_bias)
-        .chain(l.output.iter().flatten().flatten())
 }
 
 /// (1 − t)·x + t·y rounded: between x and y, so within any bound both keep.
