@@ -1,8 +1,8 @@
 //! Every network file in net/ is one the engine reads, and each knows
-//! material: the built-in network and the five kept beside it, the network
-//! it was refined from, a longer refinement of that one, two 128-wide
-//! own-data networks and the last Stockfish-labelled one (net/README.md
-//! says where each came from).
+//! material: the built-in network and the six kept beside it, 1.6.0's
+//! network it was refined from, 1.0.0's network that one was refined from,
+//! a longer refinement of that one, two 128-wide own-data networks and the
+//! last Stockfish-labelled one (net/README.md says where each came from).
 
 mod common;
 
@@ -14,10 +14,13 @@ use stockman::nnue::Network;
 /// for the four files of 1.0.0 as 1.0.0 (commit cec67ca, 2026-11-28)
 /// printed them, before king buckets and the wider layers changed the
 /// reader (`own-256-gen2.nnue` was 1.0.0's `stockman.nnue`), and for
-/// `own-256-gen3.nnue` and 1.6.0's `stockman.nnue` as builds of the
-/// engine of c156fce printed them with `EvalFile` (2026-12-05).
-const SHIPPED: [(&str, [i32; 6]); 6] = [
-    ("stockman.nnue", [21, 85, 7, -347, -1123, -14]),
+/// `own-256-gen3.nnue` and 1.6.0's network (`own-256-gen3-gentle.nnue`)
+/// as builds of the engine of c156fce printed them with `EvalFile`
+/// (2026-12-05), and for `stockman.nnue` as the build of 8290a0e with it
+/// built in printed it (2026-12-06).
+const SHIPPED: [(&str, [i32; 6]); 7] = [
+    ("stockman.nnue", [28, 84, 26, -354, -1161, -20]),
+    ("own-256-gen3-gentle.nnue", [21, 85, 7, -347, -1123, -14]),
     ("own-256-gen2.nnue", [25, 97, 0, -353, -1041, -23]),
     ("own-128.nnue", [33, 72, -30, -339, -1012, -2]),
     ("own-128-gen2.nnue", [28, 93, -52, -354, -1011, -13]),
