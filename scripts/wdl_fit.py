@@ -30,13 +30,14 @@ once. Needs only python-chess.
 
     python3 scripts/wdl_fit.py GAMES.pgn[.gz] [MORE.pgn ...] [--degree 3] [--rust]
 
-    python3 scripts/wdl_fit.py docs/data/wdl-selfplay-s32-n20000.pgn.gz --rust
+    python3 scripts/wdl_fit.py docs/data/wdl-selfplay-b2f1430-s32-n20000.pgn.gz --rust
 
 refits the constants in src/uci/wdl.rs from the games they came from.
 
 prints the data summary, the fitted coefficients, a table of predicted
-against observed rates by material and score, and with --rust the constants
-as Rust source for src/uci/wdl.rs.
+against observed rates by material and score, with --score WDL_RS how well
+the model of a Rust source (src/uci/wdl.rs of another commit) describes the
+same games, and with --rust the constants as Rust source for src/uci/wdl.rs.
 """
 
 import argparse
@@ -48,11 +49,13 @@ import sys
 import chess
 import chess.pgn
 
+# src/uci/wdl.rs: MATERIAL_MIN, MATERIAL_MAX, MATERIAL_NORM (tests/wdl_fit.rs holds them equal).
 MAT_MIN, MAT_MAX, MAT_NORM = 17, 78, 58
 VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
 COMMENT = re.compile(r"^\s*([+-]?(?:\d+\.\d+|M\d+))/\d+")
 # Scores from this many centipawns on are tablebase results (src/score.rs,
-# `Score::TB_BOUND`): certain, like mates, and not a measure of the chances.
+# `Score::TB_BOUND`, which tests/wdl_fit.rs holds this to): certain, like
+# mates, and not a measure of the chances.
 TB_BOUND_CP = 31743
 
 
@@ -243,6 +246,43 @@ def solve(m, v):
     return x
 
 
+def log_likelihood(data, a_coefs, b_coefs):
+    """The log-likelihood of the games' results under the model with these coefficients."""
+    total = 0.0
+    for s, mat, o in data:
+        m = norm_material(mat)
+        a, b = poly(a_coefs, m), poly(b_coefs, m)
+        w, l = probabilities(s, a, b)
+        p = w if o > 0 else l if o < 0 else draw_probability(s, a, b)
+        if p <= 0:
+            return -math.inf
+        total += math.log(p)
+    return total
+
+
+def constants_of(path):
+    """The `pub const A` and `pub const B` coefficient lists of a Rust source."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    found = []
+    for name in ("A", "B"):
+        m = re.search(rf"pub const {name}: \[f64; \d+\] = \[([^\]]*)\];", text)
+        if not m:
+            sys.exit(f"wdl_fit: no `pub const {name}: [f64; N] = [...];` line in {path}")
+        found.append([float(c) for c in m.group(1).split(",")])
+    return found
+
+
+def score_model(data, a_coefs, b_coefs):
+    """Prints how well a given model describes the games: the log-likelihood
+    per sample over all of them, in the opening and in the endgame."""
+    for label, lo, hi in (("all", 0, 10**9), ("from 66 points of material", 66, 10**9), ("up to 30 points", 0, 30)):
+        sel = [d for d in data if lo <= d[1] <= hi]
+        if sel:
+            ll = log_likelihood(sel, a_coefs, b_coefs)
+            print(f"given model, {label}: {len(sel)} samples, log-likelihood {ll:.1f}, per sample {ll / len(sel):.4f}")
+
+
 def report(data, a_coefs, b_coefs):
     """Observed against predicted win/draw/loss by material band and score band."""
     bands_m = [(MAT_MIN - 100, 30), (31, 50), (51, 65), (66, 200)]
@@ -272,8 +312,18 @@ def main():
     ap.add_argument("--degree", type=int, default=3, help="degree of a(m) and b(m)")
     ap.add_argument("--all-terminations", action="store_true", help="also games adjudicated or forfeited")
     ap.add_argument("--rust", action="store_true", help="print the constants as Rust")
+    ap.add_argument(
+        "--score",
+        metavar="WDL_RS",
+        help="also score the model of a Rust source on the games: its `pub const A` and "
+        "`pub const B` lines, as src/uci/wdl.rs and --rust write them",
+    )
     args = ap.parse_args()
-    data, stats = samples_from(args.pgns, args.all_terminations)
+    try:
+        data, stats = samples_from(args.pgns, args.all_terminations)
+        given = constants_of(args.score) if args.score else None
+    except OSError as e:
+        sys.exit(f"wdl_fit: {e.filename}: {e.strerror}")
     if not data:
         sys.exit("no scored moves found")
     wins = sum(1 for *_, o in data if o > 0)
@@ -300,6 +350,9 @@ def main():
         m = norm_material(mat)
         print(f"  material {mat:2d}: a = {poly(a_coefs, m):7.1f} cp, b = {poly(b_coefs, m):6.1f} cp")
     report(data, a_coefs, b_coefs)
+    if given:
+        print()
+        score_model(data, *given)
     if args.rust:
         print("\n/// a(m), highest power first.")
         print(f"pub const A: [f64; {len(a_coefs)}] = {fmt(a_coefs)};")

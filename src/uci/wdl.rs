@@ -12,11 +12,11 @@ use crate::score::Score;
 use shakmaty::{Position, Role};
 
 /// `a(m)` in centipawns, highest power of `m` first: scripts/wdl_fit.py
-/// on docs/data/wdl-selfplay-1.6.0-s32-n20000.pgn.gz (tests/wdl_fit.rs
+/// on docs/data/wdl-selfplay-b2f1430-s32-n20000.pgn.gz (tests/wdl_fit.rs
 /// fits them again).
-pub const A: [f64; 4] = [-859.681, 2620.177, -2612.612, 987.758];
+pub const A: [f64; 4] = [-1495.421, 4037.005, -3481.020, 1101.760];
 /// `b(m)` in centipawns, highest power of `m` first.
-pub const B: [f64; 4] = [-391.608, 1204.980, -1140.618, 425.491];
+pub const B: [f64; 4] = [-636.738, 1617.504, -1243.667, 373.461];
 
 /// Material is clamped to this range (the fit's data covers it) ...
 pub const MATERIAL_MIN: i32 = 17;
