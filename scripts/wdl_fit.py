@@ -173,8 +173,7 @@ def fit(data, degree, iterations=100):
             b = sum(c * x for c, x in zip(th[n:], basis))
             if a <= 0 or b <= 0:
                 return -math.inf
-            w, l = probabilities(s, a, b)
-            p = w if o > 0 else l if o < 0 else draw_probability(s, a, b)
+            p = outcome_probability(s, a, b, o)
             if p <= 0:
                 return -math.inf
             total += math.log(p)
@@ -246,14 +245,19 @@ def solve(m, v):
     return x
 
 
+def outcome_probability(s, a, b, o):
+    """The model's probability of the result o (1 win, 0 draw, -1 loss) at score s, where a(m) = a and b(m) = b."""
+    w, l = probabilities(s, a, b)
+    return w if o > 0 else l if o < 0 else draw_probability(s, a, b)
+
+
 def log_likelihood(data, a_coefs, b_coefs):
     """The log-likelihood of the games' results under the model with these coefficients."""
     total = 0.0
     for s, mat, o in data:
         m = norm_material(mat)
         a, b = poly(a_coefs, m), poly(b_coefs, m)
-        w, l = probabilities(s, a, b)
-        p = w if o > 0 else l if o < 0 else draw_probability(s, a, b)
+        p = outcome_probability(s, a, b, o)
         if p <= 0:
             return -math.inf
         total += math.log(p)
