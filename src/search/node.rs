@@ -27,7 +27,7 @@ use crate::search::tactical_moves::is_tactical;
 use crate::search::time::TimeBudget;
 use crate::search::tunables::*;
 use crate::tp;
-use crate::tt::{Bound, PackedMove, TranspositionTable};
+use crate::tt::{Bound, PackedMove, TranspositionTable, TtHit};
 use move_loop::{MoveLoop, MovesSearched};
 use shakmaty::{Color, Move, MoveList};
 use std::ops::ControlFlow;
@@ -142,8 +142,13 @@ struct Node {
 struct NodeEval {
     /// As the evaluation gave it (the correction history learns from it).
     raw: Score,
-    /// Corrected and rounded to the grain: what pruning compares.
+    /// Corrected and rounded to the grain (improving and the correction
+    /// history read it).
     value: Score,
+    /// The value, replaced by a TT bound that lies beyond it (a search
+    /// result is a better estimate than the evaluation): what pruning
+    /// compares.
+    refined: Score,
     /// Better for the side to move than two plies ago.
     improving: bool,
 }
@@ -493,14 +498,14 @@ impl Searcher {
         {
             return score;
         }
-        let eval = self.node_evaluation(&node);
+        let eval = self.node_evaluation(&node, hit);
         if node.selective
             && !node.root
             && node.pv == PvStatus::Off
             && !node.in_check
             && node.excluded.is_none()
             && let Some(score) =
-                self.prune_before_moves(beta, node.depth, ply, eval.value, eval.improving, hit)
+                self.prune_before_moves(beta, node.depth, ply, eval.refined, eval.improving, hit)
         {
             return score;
         }
@@ -584,11 +589,10 @@ impl Searcher {
     /// The static evaluation of a quiet node in Normal mode (minus infinity
     /// otherwise), remembered for the ply, and whether the side to move is
     /// doing better than two plies ago (then pruning can be bolder, and
-    /// late quiet moves are reduced less). Not refined by TT bounds: a bound
-    /// from a shallower search, used for reverse futility, hid the quiet
-    /// mate of the mate-in-2 test.
+    /// late quiet moves are reduced less); for pruning, lowered to a TT
+    /// upper bound below it (`lowered_by_tt`) when `EVAL_LOWERED_BY_TT` is 1.
     #[inline(always)]
-    fn node_evaluation(&mut self, node: &Node) -> NodeEval {
+    fn node_evaluation(&mut self, node: &Node, hit: Option<TtHit>) -> NodeEval {
         let ply = node.ply;
         let (raw, value) = if node.selective && !node.in_check {
             self.leaf_eval(ply)
@@ -603,6 +607,11 @@ impl Searcher {
         NodeEval {
             raw,
             value,
+            refined: if tp!(EVAL_LOWERED_BY_TT) != 0 {
+                lowered_by_tt(value, hit)
+            } else {
+                value
+            },
             improving,
         }
     }
@@ -732,6 +741,19 @@ impl Searcher {
                 &self.line_context(node.ply),
             );
         }
+    }
+}
+
+/// The static evaluation `value` that pruning compares, lowered to the TT's
+/// upper bound where a search proved the node worth less. Not raised to a
+/// lower bound above it: a lower bound from a shallower search, fed to
+/// reverse futility, hides quiet mates at the horizon (1.Ra6 bxa6 2.b7# of
+/// tests/mates_and_draws.rs at depth 5, even from an entry one ply short).
+#[inline(always)]
+fn lowered_by_tt(value: Score, hit: Option<TtHit>) -> Score {
+    match hit {
+        Some(h) if value != -Score::INFINITE && is_plain(h.upper) && h.upper < value => h.upper,
+        _ => value,
     }
 }
 
@@ -911,5 +933,29 @@ mod tests {
                 -tp!(SINGULAR_MARGIN_PER_DEPTH) * 8
             )))
         );
+    }
+
+    /// Pruning reads the evaluation lowered to an upper bound below it, and
+    /// never raised: not by a lower bound above it, not past a mate score,
+    /// and not where the node has no evaluation (in check, Pure mode).
+    #[test]
+    fn pruning_reads_the_evaluation_lowered_to_a_tt_upper_bound() {
+        let hit = |lower, upper| {
+            Some(TtHit {
+                mv: PackedMove::NONE,
+                depth: 3,
+                lower,
+                upper,
+            })
+        };
+        let (inf, eval) = (Score::INFINITE, Score(120));
+        assert_eq!(lowered_by_tt(eval, None), eval);
+        assert_eq!(lowered_by_tt(eval, hit(-inf, Score(40))), Score(40));
+        assert_eq!(lowered_by_tt(eval, hit(Score(40), Score(40))), Score(40));
+        assert_eq!(lowered_by_tt(eval, hit(-inf, Score(200))), eval);
+        assert_eq!(lowered_by_tt(eval, hit(Score(300), inf)), eval);
+        let mated = Score(-Score::MATE_BOUND.0 + 5);
+        assert_eq!(lowered_by_tt(eval, hit(-inf, mated)), eval);
+        assert_eq!(lowered_by_tt(-inf, hit(-inf, Score(40))), -inf);
     }
 }

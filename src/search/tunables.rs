@@ -22,6 +22,15 @@ crate::tunables! {
     RFP_MAX_DEPTH: Depth = 6, 2..=10, 0.5;
     RFP_MARGIN_PER_DEPTH: i32 = 79, 30..=160, 8.0;
 
+    /// 1 lowers the static evaluation that pruning compares (reverse
+    /// futility, the null move, ProbCut, futility) to a TT upper bound
+    /// below it (`lowered_by_tt` in src/search/node.rs); 0, the default,
+    /// leaves it. Undecided: +3.4 ± 8.2 over 3,367 games at 20,000 nodes
+    /// against 1.7.0 (2026-12-06, docs/results/matches.md), a second
+    /// stream to come (a tuning build, `setoption name EVAL_LOWERED_BY_TT
+    /// value 1` on one side).
+    EVAL_LOWERED_BY_TT: u32 = 0, 0..=1, 0.5;
+
     /// Futility pruning of quiet moves: up to this depth, a quiet move cannot
     /// raise a static eval this far below alpha.
     FUTILITY_MAX_DEPTH: Depth = 4, 1..=8, 0.5;

@@ -343,7 +343,7 @@ impl Searcher {
                 && quiets_tried >= late_move_limit(depth, cx.eval.improving);
             let futile = depth <= tp!(FUTILITY_MAX_DEPTH)
                 && is_plain(alpha)
-                && cx.eval.value + tp!(FUTILITY_BASE) + tp!(FUTILITY_PER_DEPTH) * depth <= alpha;
+                && cx.eval.refined + tp!(FUTILITY_BASE) + tp!(FUTILITY_PER_DEPTH) * depth <= alpha;
             late || futile
         };
         // Captures are futile where quiets may be pruned (a quiet node off
@@ -355,7 +355,7 @@ impl Searcher {
             && depth <= tp!(CAPTURE_FUTILITY_MAX_DEPTH)
             && is_plain(alpha)
             && capture_is_futile(
-                cx.eval.value,
+                cx.eval.refined,
                 m,
                 tp!(CAPTURE_FUTILITY_BASE) + tp!(CAPTURE_FUTILITY_PER_DEPTH) * depth,
                 alpha,
@@ -510,7 +510,7 @@ mod tests {
         let mut s = Searcher::standalone(board, 1, SearchMode::Normal).unwrap();
         let window = (Score(0), Score(1));
         let node = s.node_facts(window.0, window.1, depth, 1, NodeKind::All);
-        let eval = s.node_evaluation(&node);
+        let eval = s.node_evaluation(&node, None);
         let cx = MoveLoop::new(&s, node, eval, PackedMove::NONE, None, 0, window);
         let m = s.board.parse_uci(uci).unwrap();
         // Some move has escaped being mated already (best above the mate bound).
@@ -551,6 +551,7 @@ mod tests {
         let eval = NodeEval {
             raw: Score(0),
             value: Score(0),
+            refined: Score(0),
             improving,
         };
         let cx = MoveLoop::new(&s, node, eval, PackedMove::NONE, None, 0, window);
