@@ -145,9 +145,8 @@ struct NodeEval {
     /// Corrected and rounded to the grain (improving and the correction
     /// history read it).
     value: Score,
-    /// The value, replaced by a TT bound that lies beyond it (a search
-    /// result is a better estimate than the evaluation): what pruning
-    /// compares.
+    /// What pruning compares: the value, lowered to a TT upper bound below
+    /// it when `EVAL_LOWERED_BY_TT` is 1 (`lowered_by_tt`).
     refined: Score,
     /// Better for the side to move than two plies ago.
     improving: bool,

@@ -128,12 +128,13 @@ impl Searcher {
 }
 
 /// The static evaluation, replaced by a stored search bound that is known to
-/// lie on the far side of it (a better estimate of the node's value).
+/// lie on the far side of it (a better estimate of the node's value): raised
+/// to a lower bound above it, else lowered as the main search's pruning may
+/// lower it (`lowered_by_tt`).
 fn refine_with_tt(eval: Score, hit: Option<TtHit>) -> Score {
     match hit {
         Some(h) if is_plain(h.lower) && h.lower > eval => h.lower,
-        Some(h) if is_plain(h.upper) && h.upper < eval => h.upper,
-        _ => eval,
+        _ => super::lowered_by_tt(eval, hit),
     }
 }
 
