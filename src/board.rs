@@ -213,6 +213,13 @@ impl Board {
         }
     }
 
+    /// The position before the last move or null move (none at the start
+    /// of the game).
+    #[inline]
+    pub fn parent(&self) -> Option<&Chess> {
+        self.stack.len().checked_sub(2).map(|i| &self.stack[i].pos)
+    }
+
     /// Was the current position reached by a null move?
     #[inline]
     pub fn after_null(&self) -> bool {

@@ -23,6 +23,7 @@ use crate::board::{Board, RepetitionRule};
 use crate::known::TbProbe;
 use crate::known::syzygy::TbValue;
 use crate::score::{Depth, MAX_PLY, Ply, Score};
+use crate::search::see::see_at_least;
 use crate::search::tactical_moves::is_tactical;
 use crate::search::time::TimeBudget;
 use crate::search::tunables::*;
@@ -224,6 +225,9 @@ pub struct Searcher {
     /// Whether the move at each ply of `line` was quiet (the prior-move
     /// bonus of a fail low is for quiet moves only).
     line_quiet: [bool; MAX_PLY + 1],
+    /// The move played at each ply of `line` itself (`None` for a null
+    /// move), for the soundness of a check it gives.
+    line_move: [Option<Move>; MAX_PLY + 1],
     /// The move left out at each ply by a singular-extension search.
     excluded: [Option<Move>; MAX_PLY + 1],
     /// The depth of the current root search (bounds how far extensions reach).
@@ -273,6 +277,7 @@ impl Searcher {
             static_evals: [-Score::INFINITE; MAX_PLY + 1],
             line: [None; MAX_PLY + 1],
             line_quiet: [false; MAX_PLY + 1],
+            line_move: [None; MAX_PLY + 1],
             excluded: [None; MAX_PLY + 1],
             root_depth: 0,
             grain: Grain::FULL,
@@ -365,6 +370,7 @@ impl Searcher {
     fn enter_line(&mut self, ply: Ply, turn: Color, m: Move, quiet: bool) {
         self.line[ply] = Some(PieceTo::new(turn, m));
         self.line_quiet[ply] = quiet;
+        self.line_move[ply] = Some(m);
     }
 
     /// The moves played one and two plies before `ply` (none before the
@@ -554,7 +560,7 @@ impl Searcher {
     }
 
     /// What the node is, before the TT is read: Normal mode extends a
-    /// check by a ply here.
+    /// check by a ply here (`extends_check`).
     #[inline(always)]
     fn node_facts(
         &self,
@@ -568,7 +574,7 @@ impl Searcher {
         let selective = self.mode == SearchMode::Normal;
         let in_check = self.board.in_check();
         Node {
-            depth: depth + Depth::from(selective && in_check && !root),
+            depth: depth + Depth::from(selective && in_check && !root && self.extends_check(ply)),
             ply,
             kind,
             root,
@@ -582,6 +588,24 @@ impl Searcher {
             selective,
             excluded: self.excluded[ply],
             key: self.board.key(),
+        }
+    }
+
+    /// Is the check that led to the node at `ply` worth a ply more? Every
+    /// check is, unless `SOUND_CHECK_EXTENSION` asks for a `sound_check`.
+    #[inline]
+    fn extends_check(&self, ply: Ply) -> bool {
+        tp!(SOUND_CHECK_EXTENSION) == 0 || self.sound_check(ply)
+    }
+
+    /// Does the move that led to the node at `ply` hold its material by
+    /// exchange? A check that gives a piece away may not be worth a ply
+    /// more: the reply takes it.
+    #[inline]
+    fn sound_check(&self, ply: Ply) -> bool {
+        match (self.line_move[ply - 1], self.board.parent()) {
+            (Some(m), Some(parent)) => see_at_least(parent, m, 0),
+            _ => true,
         }
     }
 
@@ -793,6 +817,40 @@ mod tests {
         let score = s.negamax(Score(5_000), Score(5_001), 3, 2, NodeKind::All);
         assert!(score <= Score(5_000));
         read(&s)
+    }
+
+    /// After `uci` is played from `fen` (one ply below the root): whether
+    /// the move holds its material by exchange, and the plies by which
+    /// Normal mode extends the node.
+    fn after_move(fen: &str, uci: &str) -> (bool, Depth) {
+        let board = Board::from_fen(fen).unwrap();
+        let mut s = Searcher::standalone(board, 1, SearchMode::Normal).unwrap();
+        let m = s.board.parse_uci(uci).unwrap();
+        s.enter_line(0, s.board.turn(), m, true);
+        s.board.play(m);
+        let node = s.node_facts(-Score::INFINITE, Score::INFINITE, 3, 1, NodeKind::All);
+        (s.sound_check(1), node.depth - 3)
+    }
+
+    #[test]
+    fn a_check_that_gives_material_away_is_not_sound() {
+        // Ra8+ from afar: the rook stays; extended.
+        assert_eq!(
+            after_move("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "a1a8"),
+            (true, 1)
+        );
+        // Rd8+ next to the king, unguarded: Kxd8 wins it; extended only
+        // while every check is.
+        let unsound = after_move("4k3/8/8/8/8/8/8/3RK3 w - - 0 1", "d1d8");
+        assert!(!unsound.0);
+        assert_eq!(unsound.1, Depth::from(tp!(SOUND_CHECK_EXTENSION) == 0));
+        // Guarded by the bishop on h4, the same check holds.
+        assert_eq!(
+            after_move("4k3/8/8/8/7B/8/8/3RK3 w - - 0 1", "d1d8"),
+            (true, 1)
+        );
+        // A quiet move that gives no check: no extension.
+        assert_eq!(after_move("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "a1a2").1, 0);
     }
 
     #[test]

@@ -137,6 +137,7 @@ impl Searcher {
             && self.board.play_null()
         {
             self.line[ply] = None;
+            self.line_move[ply] = None;
             let reduction = tp!(NULL_BASE_REDUCTION)
                 + depth / tp!(NULL_DEPTH_DIVISOR)
                 + ((static_eval.0 - beta.0) / tp!(NULL_EVAL_STEP)).min(tp!(NULL_EVAL_MAX));
