@@ -373,6 +373,13 @@ impl Searcher {
         self.line_move[ply] = Some(m);
     }
 
+    /// Remembers a null move at `ply`: no move in the line there.
+    #[inline(always)]
+    fn enter_null_line(&mut self, ply: Ply) {
+        self.line[ply] = None;
+        self.line_move[ply] = None;
+    }
+
     /// The moves played one and two plies before `ply` (none before the
     /// root or for a null move).
     #[inline(always)]

@@ -38,6 +38,7 @@ crate::tunables! {
     /// docs/results/matches.md), a second stream to come (a tuning
     /// build, `setoption name SOUND_CHECK_EXTENSION value 1` on one side).
     SOUND_CHECK_EXTENSION: u32 = 0, 0..=1, 0.5;
+
     /// Futility pruning of quiet moves: up to this depth, a quiet move cannot
     /// raise a static eval this far below alpha.
     FUTILITY_MAX_DEPTH: Depth = 4, 1..=8, 0.5;

@@ -136,8 +136,7 @@ impl Searcher {
             && self.board.has_non_pawn_material(self.board.turn())
             && self.board.play_null()
         {
-            self.line[ply] = None;
-            self.line_move[ply] = None;
+            self.enter_null_line(ply);
             let reduction = tp!(NULL_BASE_REDUCTION)
                 + depth / tp!(NULL_DEPTH_DIVISOR)
                 + ((static_eval.0 - beta.0) / tp!(NULL_EVAL_STEP)).min(tp!(NULL_EVAL_MAX));
