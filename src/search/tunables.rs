@@ -31,13 +31,12 @@ crate::tunables! {
     /// value 1` on one side).
     EVAL_LOWERED_BY_TT: u32 = 0, 0..=1, 0.5;
 
-    /// 1 extends a check by a ply only when the checking move holds its
-    /// material by exchange (`sound_check` in src/search/node.rs); 0, the
-    /// default, extends every check. Undecided: +7.1 ± 7.4 over 4,034
-    /// games at 20,000 nodes against 1.7.0 (2026-12-06,
-    /// docs/results/matches.md), a second stream to come (a tuning
-    /// build, `setoption name SOUND_CHECK_EXTENSION value 1` on one side).
-    SOUND_CHECK_EXTENSION: u32 = 0, 0..=1, 0.5;
+    /// 1, the default, extends a check by a ply only when the checking
+    /// move holds its material by exchange (`sound_check` in
+    /// src/search/node.rs); 0 extends every check. Kept on 2026-12-06:
+    /// +7.6 ± 5.6 over 7,184 games at 20,000 nodes against 1.7.0
+    /// (docs/results/matches.md).
+    SOUND_CHECK_EXTENSION: u32 = 1, 0..=1, 0.5;
 
     /// Futility pruning of quiet moves: up to this depth, a quiet move cannot
     /// raise a static eval this far below alpha.
