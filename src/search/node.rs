@@ -222,11 +222,9 @@ pub struct Searcher {
     static_evals: [Score; MAX_PLY + 1],
     /// The move played at each ply of the current line (`None` for a null move).
     line: [Option<PieceTo>; MAX_PLY + 1],
-    /// Whether the move at each ply of `line` was quiet (the prior-move
-    /// bonus of a fail low is for quiet moves only).
-    line_quiet: [bool; MAX_PLY + 1],
     /// The move played at each ply of `line` itself (`None` for a null
-    /// move), for the soundness of a check it gives.
+    /// move), for the soundness of a check it gives and whether it was
+    /// quiet (the prior-move bonus of a fail low is for quiet moves only).
     line_move: [Option<Move>; MAX_PLY + 1],
     /// The move left out at each ply by a singular-extension search.
     excluded: [Option<Move>; MAX_PLY + 1],
@@ -276,7 +274,6 @@ impl Searcher {
             root_effort,
             static_evals: [-Score::INFINITE; MAX_PLY + 1],
             line: [None; MAX_PLY + 1],
-            line_quiet: [false; MAX_PLY + 1],
             line_move: [None; MAX_PLY + 1],
             excluded: [None; MAX_PLY + 1],
             root_depth: 0,
@@ -367,9 +364,8 @@ impl Searcher {
     /// Remembers `m`, played by `turn` at `ply`, as the line's move there
     /// (read by the continuation tables and the fail-low credit).
     #[inline(always)]
-    fn enter_line(&mut self, ply: Ply, turn: Color, m: Move, quiet: bool) {
+    fn enter_line(&mut self, ply: Ply, turn: Color, m: Move) {
         self.line[ply] = Some(PieceTo::new(turn, m));
-        self.line_quiet[ply] = quiet;
         self.line_move[ply] = Some(m);
     }
 
@@ -720,8 +716,8 @@ impl Searcher {
         if judged.0.abs() >= DECIDED {
             return;
         }
-        if let Some(moved) = self.line[prior]
-            && self.line_quiet[prior]
+        if let (Some(moved), Some(m)) = (self.line[prior], self.line_move[prior])
+            && !is_tactical(m)
         {
             let line = self.line_context(prior);
             self.tables
@@ -803,21 +799,22 @@ mod tests {
         (s, hit, best)
     }
 
-    /// The continuation-history entry of Black's Nf6 after White's Nf3 once
-    /// a node after them (White to move, at ply 2) fails low, in `mode`,
-    /// with Nf6 taken for quiet or not, from `fen`.
-    fn credit_after_fail_low(fen: &str, mode: SearchMode, quiet: bool) -> i32 {
+    /// The continuation-history entry of Black's `prior` after White's
+    /// `earlier` (UCI moves from `fen`, White to move) once a node after
+    /// them (White to move, at ply 2) fails low, in `mode`.
+    fn credit_after_fail_low(fen: &str, mode: SearchMode, [earlier, prior]: [&str; 2]) -> i32 {
         let board = Board::from_fen(fen).unwrap();
         let mut s = Searcher::standalone(board, 1, mode).unwrap();
-        let (white, black) = (shakmaty::Color::White, shakmaty::Color::Black);
-        let nf3 = s.board.parse_uci("g1f3").unwrap();
-        s.board.play(nf3);
-        let nf6 = s.board.parse_uci("g8f6").unwrap();
-        s.board.play(nf6);
-        let (earlier, prior) = (PieceTo::new(white, nf3), PieceTo::new(black, nf6));
-        s.line[0] = Some(earlier);
-        s.line[1] = Some(prior);
-        s.line_quiet[1] = quiet;
+        let mut entries = [None; 2];
+        for (ply, uci) in [earlier, prior].into_iter().enumerate() {
+            let m = s.board.parse_uci(uci).unwrap();
+            s.enter_line(ply, s.board.turn(), m);
+            entries[ply] = s.line[ply];
+            s.board.play(m);
+        }
+        let [Some(earlier), Some(prior)] = entries else {
+            unreachable!("both moves entered the line")
+        };
         let read = |s: &Searcher| s.tables.continuation.get(&[Some(earlier), None], prior);
         assert_eq!(read(&s), 0);
         // No White move reaches +50 pawns: the node fails low.
@@ -833,7 +830,7 @@ mod tests {
         let board = Board::from_fen(fen).unwrap();
         let mut s = Searcher::standalone(board, 1, SearchMode::Normal).unwrap();
         let m = s.board.parse_uci(uci).unwrap();
-        s.enter_line(0, s.board.turn(), m, true);
+        s.enter_line(0, s.board.turn(), m);
         s.board.play(m);
         let node = s.node_facts(-Score::INFINITE, Score::INFINITE, 3, 1, NodeKind::All);
         (s.sound_check(1), node.depth - 3)
@@ -863,13 +860,21 @@ mod tests {
     #[test]
     fn a_fail_low_credits_the_quiet_move_that_led_to_it() {
         const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-        assert!(credit_after_fail_low(START, SearchMode::Normal, true) > 0);
-        assert_eq!(credit_after_fail_low(START, SearchMode::Normal, false), 0);
-        assert_eq!(credit_after_fail_low(START, SearchMode::Pure, true), 0);
+        const NF3_NF6: [&str; 2] = ["g1f3", "g8f6"];
+        assert!(credit_after_fail_low(START, SearchMode::Normal, NF3_NF6) > 0);
+        assert_eq!(credit_after_fail_low(START, SearchMode::Pure, NF3_NF6), 0);
+        // Black's prior move a capture (2.Nc3 dxe4): no credit.
+        const SCANDINAVIAN: &str = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+        assert_eq!(
+            credit_after_fail_low(SCANDINAVIAN, SearchMode::Normal, ["b1c3", "d5e4"]),
+            0
+        );
+        // The same position, Black's prior move quiet (2.Nc3 Nf6): credit.
+        assert!(credit_after_fail_low(SCANDINAVIAN, SearchMode::Normal, ["b1c3", "g8f6"]) > 0);
         // Black without its queen and rooks: decided, no credit.
         const DECIDED_FEN: &str = "1nb1kbn1/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1";
         assert_eq!(
-            credit_after_fail_low(DECIDED_FEN, SearchMode::Normal, true),
+            credit_after_fail_low(DECIDED_FEN, SearchMode::Normal, NF3_NF6),
             0
         );
     }

@@ -293,7 +293,7 @@ impl Searcher {
     ) -> Score {
         self.board.play(m);
         self.tt.prefetch(self.board.key());
-        self.enter_line(cx.node.ply, cx.turn, m, quiet);
+        self.enter_line(cx.node.ply, cx.turn, m);
         let gives_check = self.board.in_check();
         let score = if move_index == 0 {
             let depth = cx.node.depth - 1 + cx.tt_move_extension;

@@ -186,7 +186,7 @@ impl Searcher {
             }
             self.board.play(m);
             self.tt.prefetch(self.board.key());
-            self.enter_line(ply, turn, m, false);
+            self.enter_line(ply, turn, m);
             let mut score = -self.qsearch(-probcut_beta, -probcut_beta + 1, ply + 1);
             if score >= probcut_beta && !self.stopped {
                 let reduced = depth - tp!(PROBCUT_REDUCTION);
