@@ -34,8 +34,8 @@ crate::tunables! {
     /// 1, the default, extends a check by a ply only when the checking
     /// move holds its material by exchange (`sound_check` in
     /// src/search/node.rs); 0 extends every check. Kept on 2026-12-06:
-    /// +7.6 ± 5.6 over 7,184 games at 20,000 nodes against 1.7.0
-    /// (docs/results/matches.md).
+    /// +7.6 ± 5.6 over 7,184 games at 20,000 nodes against 1.7.0; level
+    /// at 10+0.1 (0.0 ± 20.0 over 400 games; docs/results/matches.md).
     SOUND_CHECK_EXTENSION: u32 = 1, 0..=1, 0.5;
 
     /// Futility pruning of quiet moves: up to this depth, a quiet move cannot
