@@ -362,7 +362,8 @@ impl Searcher {
     }
 
     /// Remembers `m`, played by `turn` at `ply`, as the line's move there
-    /// (read by the continuation tables and the fail-low credit).
+    /// (read by the continuation tables, the fail-low credit, which asks
+    /// whether it was quiet, and the soundness of a check it gives).
     #[inline(always)]
     fn enter_line(&mut self, ply: Ply, turn: Color, m: Move) {
         self.line[ply] = Some(PieceTo::new(turn, m));
