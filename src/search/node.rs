@@ -806,16 +806,12 @@ mod tests {
     fn credit_after_fail_low(fen: &str, mode: SearchMode, [earlier, prior]: [&str; 2]) -> i32 {
         let board = Board::from_fen(fen).unwrap();
         let mut s = Searcher::standalone(board, 1, mode).unwrap();
-        let mut entries = [None; 2];
         for (ply, uci) in [earlier, prior].into_iter().enumerate() {
             let m = s.board.parse_uci(uci).unwrap();
             s.enter_line(ply, s.board.turn(), m);
-            entries[ply] = s.line[ply];
             s.board.play(m);
         }
-        let [Some(earlier), Some(prior)] = entries else {
-            unreachable!("both moves entered the line")
-        };
+        let (earlier, prior) = (s.line[0].unwrap(), s.line[1].unwrap());
         let read = |s: &Searcher| s.tables.continuation.get(&[Some(earlier), None], prior);
         assert_eq!(read(&s), 0);
         // No White move reaches +50 pawns: the node fails low.
