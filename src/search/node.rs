@@ -184,6 +184,15 @@ pub struct RootBest {
     pub score: Score,
 }
 
+/// A move of the current line: the move itself (for the soundness of a
+/// check it gives and whether it was quiet) and the piece it moved where
+/// (for the continuation tables).
+#[derive(Clone, Copy)]
+struct LineMove {
+    piece_to: PieceTo,
+    m: Move,
+}
+
 /// One thread's search state.
 pub struct Searcher {
     pub board: Board,
@@ -220,12 +229,9 @@ pub struct Searcher {
     /// The static evaluation at each ply of the current line (`-INFINITE`
     /// in check), for the improving flag.
     static_evals: [Score; MAX_PLY + 1],
-    /// The move played at each ply of the current line (`None` for a null move).
-    line: [Option<PieceTo>; MAX_PLY + 1],
-    /// The move played at each ply of `line` itself (`None` for a null
-    /// move), for the soundness of a check it gives and whether it was
-    /// quiet (the prior-move bonus of a fail low is for quiet moves only).
-    line_move: [Option<Move>; MAX_PLY + 1],
+    /// The move played at each ply of the current line (`None` for a null
+    /// move), with the piece it moved and where to.
+    line: [Option<LineMove>; MAX_PLY + 1],
     /// The move left out at each ply by a singular-extension search.
     excluded: [Option<Move>; MAX_PLY + 1],
     /// The depth of the current root search (bounds how far extensions reach).
@@ -274,7 +280,6 @@ impl Searcher {
             root_effort,
             static_evals: [-Score::INFINITE; MAX_PLY + 1],
             line: [None; MAX_PLY + 1],
-            line_move: [None; MAX_PLY + 1],
             excluded: [None; MAX_PLY + 1],
             root_depth: 0,
             grain: Grain::FULL,
@@ -366,15 +371,16 @@ impl Searcher {
     /// whether it was quiet, and the soundness of a check it gives).
     #[inline(always)]
     fn enter_line(&mut self, ply: Ply, turn: Color, m: Move) {
-        self.line[ply] = Some(PieceTo::new(turn, m));
-        self.line_move[ply] = Some(m);
+        self.line[ply] = Some(LineMove {
+            piece_to: PieceTo::new(turn, m),
+            m,
+        });
     }
 
     /// Remembers a null move at `ply`: no move in the line there.
     #[inline(always)]
     fn enter_null_line(&mut self, ply: Ply) {
         self.line[ply] = None;
-        self.line_move[ply] = None;
     }
 
     /// The moves played one and two plies before `ply` (none before the
@@ -382,8 +388,12 @@ impl Searcher {
     #[inline(always)]
     fn line_context(&self, ply: Ply) -> LineContext {
         [
-            ply.checked_sub(1).and_then(|p| self.line[p]),
-            ply.checked_sub(2).and_then(|p| self.line[p]),
+            ply.checked_sub(1)
+                .and_then(|p| self.line[p])
+                .map(|l| l.piece_to),
+            ply.checked_sub(2)
+                .and_then(|p| self.line[p])
+                .map(|l| l.piece_to),
         ]
     }
 
@@ -607,8 +617,8 @@ impl Searcher {
     /// more: the reply takes it.
     #[inline]
     fn sound_check(&self, ply: Ply) -> bool {
-        match (self.line_move[ply - 1], self.board.parent()) {
-            (Some(m), Some(parent)) => see_at_least(parent, m, 0),
+        match (self.line[ply - 1], self.board.parent()) {
+            (Some(played), Some(parent)) => see_at_least(parent, played.m, 0),
             _ => true,
         }
     }
@@ -717,13 +727,13 @@ impl Searcher {
         if judged.0.abs() >= DECIDED {
             return;
         }
-        if let (Some(moved), Some(m)) = (self.line[prior], self.line_move[prior])
-            && !is_tactical(m)
+        if let Some(played) = self.line[prior]
+            && !is_tactical(played.m)
         {
             let line = self.line_context(prior);
             self.tables
                 .continuation
-                .credit(&line, moved, History::bonus(node.depth));
+                .credit(&line, played.piece_to, History::bonus(node.depth));
         }
     }
 
@@ -811,7 +821,7 @@ mod tests {
             s.enter_line(ply, s.board.turn(), m);
             s.board.play(m);
         }
-        let (earlier, prior) = (s.line[0].unwrap(), s.line[1].unwrap());
+        let (earlier, prior) = (s.line[0].unwrap().piece_to, s.line[1].unwrap().piece_to);
         let read = |s: &Searcher| s.tables.continuation.get(&[Some(earlier), None], prior);
         assert_eq!(read(&s), 0);
         // No White move reaches +50 pawns: the node fails low.
