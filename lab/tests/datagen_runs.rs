@@ -42,26 +42,33 @@ fn datagen(out: &Path, threads: &str, extra: &[&str]) -> String {
     text(&o.stderr)
 }
 
-/// The next game a checkpoint file records, if it can be read.
-fn checkpointed_game(checkpoint: &Path) -> Option<u64> {
+/// A count a checkpoint file records (`next-game`, `milliseconds`, ...), if
+/// it can be read.
+fn checkpointed(checkpoint: &Path, field: &str) -> Option<u64> {
     let text = std::fs::read_to_string(checkpoint).ok()?;
-    let line = text.lines().find(|l| l.starts_with("next-game "))?;
-    line["next-game ".len()..].parse().ok()
+    let line = text.lines().find(|l| l.starts_with(&format!("{field} ")))?;
+    line[field.len() + 1..].parse().ok()
 }
 
-/// Starts datagen to `out` and kills it (SIGKILL) once its checkpoint
-/// counts at least one game, before the run is done.
-fn start_and_kill(out: &Path) {
+/// The next game a checkpoint file records, if it can be read.
+fn checkpointed_game(checkpoint: &Path) -> Option<u64> {
+    checkpointed(checkpoint, "next-game")
+}
+
+/// Starts datagen to `out` with `run` on two threads and kills it
+/// (SIGKILL) once `far_enough` says so of its checkpoint, before the run is
+/// done.
+fn start_and_kill(out: &Path, run: &[&str], far_enough: impl Fn(&Path) -> bool) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_stockman-lab"))
         .args(["datagen", "--out", path(out), "--threads", "2"])
-        .args(RUN)
+        .args(run)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .expect("start stockman-lab");
     let checkpoint = with_suffix(out, ".checkpoint");
     let started = Instant::now();
-    while checkpointed_game(&checkpoint).is_none_or(|g| g == 0) {
+    while !far_enough(&checkpoint) {
         assert!(child.try_wait().unwrap().is_none(), "the run ended early");
         assert!(
             started.elapsed() < Duration::from_secs(120),
@@ -74,6 +81,11 @@ fn start_and_kill(out: &Path) {
     assert!(!out.exists(), "the run finished before it was killed");
 }
 
+/// Once the checkpoint counts at least one game.
+fn a_game_in(checkpoint: &Path) -> bool {
+    checkpointed_game(checkpoint).is_some_and(|g| g > 0)
+}
+
 #[test]
 fn a_killed_run_resumes_to_the_file_an_uninterrupted_run_writes() {
     let dir = scratch("datagen-resume");
@@ -81,7 +93,7 @@ fn a_killed_run_resumes_to_the_file_an_uninterrupted_run_writes() {
         let full = dir.join(format!("full-{name}"));
         datagen(&full, "2", &[]);
         let out = dir.join(name);
-        start_and_kill(&out);
+        start_and_kill(&out, &RUN, a_game_in);
         let (partial, checkpoint) = (
             with_suffix(&out, ".partial"),
             with_suffix(&out, ".checkpoint"),
@@ -121,6 +133,42 @@ fn a_killed_run_resumes_to_the_file_an_uninterrupted_run_writes() {
     let mut args = vec!["datagen", "--out", path(&finished), "--resume"];
     args.extend(RUN);
     refused(&args, "no checkpoint");
+}
+
+/// A run meant to go on for days, stopped for good: resumed with a time
+/// limit it has already used up, it plays no more and ends at its
+/// checkpoint, with the file a run of that many games writes.
+#[test]
+fn a_run_resumed_past_its_time_limit_ends_at_its_checkpoint() {
+    let dir = scratch("datagen-finish");
+    let out = dir.join("long.bin");
+    // The games; the other arguments as both runs give them.
+    const SAME: [&str; 6] = ["--nodes", "300", "--seed", "5", "--dfrc-percent", "20"];
+    let mut long = vec!["--games", "100000000", "--checkpoint-seconds", "0"];
+    long.extend(SAME);
+    start_and_kill(&out, &long, |c| {
+        checkpointed(c, "milliseconds").is_some_and(|ms| ms >= 1_000)
+    });
+    let done = checkpointed_game(&with_suffix(&out, ".checkpoint")).unwrap();
+
+    let mut args = vec!["datagen", "--out", path(&out), "--threads", "2"];
+    args.extend(&long);
+    args.extend(["--resume", "--time-limit", "1"]);
+    let o = lab(&args);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains(&format!("datagen: {done} games")),
+        "{}",
+        text(&o.stdout)
+    );
+
+    let short = dir.join("short.bin");
+    let games = done.to_string();
+    let mut args = vec!["datagen", "--out", path(&short), "--games", &games];
+    args.extend(SAME);
+    let o = lab(&args);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&short).unwrap());
 }
 
 #[test]

@@ -47,6 +47,8 @@ Examples:
   stockman-lab datagen --out day.bin --games 100000000 --time-limit 86400 --soft-nodes 5000 --nodes 20000 --seed 1
   # The same run after a kill or a power cut: goes on from its last checkpoint
   stockman-lab datagen --out day.bin --games 100000000 --time-limit 86400 --soft-nodes 5000 --nodes 20000 --seed 1 --resume
+  # Stopped early for good: day.bin with the games of the last checkpoint
+  stockman-lab datagen --out day.bin --games 100000000 --time-limit 1 --soft-nodes 5000 --nodes 20000 --seed 1 --resume
   # The quiet positions of a PGN file's games, as text lines
   stockman-lab datagen --pgn games.pgn --out games.txt";
 
@@ -149,8 +151,9 @@ pub struct DatagenArgs {
 
     /// Go on with the unfinished run of --out from its checkpoint
     /// (OUT.checkpoint beside OUT.partial), with the same arguments
-    /// (--threads and --checkpoint-seconds may differ); the finished file is
-    /// the one an uninterrupted run writes.
+    /// (--threads, --checkpoint-seconds and --time-limit may differ); the
+    /// finished file is the one an uninterrupted run writes (with
+    /// --time-limit, its first games: --time-limit 1 ends it at once).
     #[arg(long)]
     pub resume: bool,
 
@@ -264,9 +267,12 @@ fn openings(args: &DatagenArgs) -> Result<(Vec<Chess>, String, u64), String> {
     Ok((positions, name, content_hash(text.as_bytes())))
 }
 
-/// The command that made the data, as the header line and the checkpoint
-/// record it (without `--threads` and `--checkpoint-seconds`, which change
-/// nothing in the file).
+/// The command that defines the data, as the header line and the
+/// checkpoint record it: without `--threads` and `--checkpoint-seconds`,
+/// which change nothing in the file, and without `--time-limit`, which
+/// only says after how many of the same games it ends (so a resumed run
+/// may set another one: `--resume --time-limit 1` finishes the file at
+/// its checkpoint).
 fn command_text(args: &DatagenArgs, games: u64, limit: MoveLimit) -> String {
     let limit_text = match limit {
         MoveLimit::Nodes { soft: None, hard } => format!("--nodes {hard}"),
@@ -278,13 +284,12 @@ fn command_text(args: &DatagenArgs, games: u64, limit: MoveLimit) -> String {
     };
     format!(
         "stockman-lab datagen --games {games} {limit_text} --seed {} --random-plies {} \
-         --max-plies {} --hash {} --dfrc-percent {}{}{}{}",
+         --max-plies {} --hash {} --dfrc-percent {}{}{}",
         args.seed,
         args.random_plies,
         args.max_plies,
         args.hash,
         args.dfrc_percent,
-        args.time_limit_text(),
         args.per_game_text(),
         args.evaluation_text(),
     )
@@ -332,7 +337,10 @@ fn self_play(args: &DatagenArgs) -> Result<(), String> {
     let (mut sink, start) = if args.resume {
         resume(args, &plan)?
     } else {
-        let header = format!("{command} (openings: {openings_name}; stockman {version})");
+        let header = format!(
+            "{command}{} (openings: {openings_name}; stockman {version})",
+            args.time_limit_text()
+        );
         start_fresh(args, &plan, &header)?
     };
     let done = play_games(&plan, start, &mut sink).map_err(|e| {
@@ -403,7 +411,7 @@ fn resume(args: &DatagenArgs, plan: &RunPlan) -> Result<(Sink, Start), String> {
     if checkpoint.run != plan.run_line {
         return Err(format!(
             "--resume: {} is the checkpoint of another run; the arguments must be the same \
-             (--threads and --checkpoint-seconds aside):\n  the run:  {}\n  now:      {}",
+             (--threads, --checkpoint-seconds and --time-limit aside):\n  the run:  {}\n  now:      {}",
             path.display(),
             checkpoint.run,
             plan.run_line

@@ -55,7 +55,10 @@ type Finished = (u64, Result<GameRecord, String>);
 /// them to `sink` in game order.
 pub fn play_games(plan: &RunPlan, start: Start, sink: &mut Sink) -> Result<Done, String> {
     let next = AtomicU64::new(start.next_game);
-    let stop = AtomicBool::new(false);
+    // A run resumed past its time limit starts no game: it ends where its
+    // checkpoint was (the writer's first look at the clock may come after a
+    // worker has taken one).
+    let stop = AtomicBool::new(plan.time_limit.is_some_and(|l| start.elapsed >= l));
     let (tx, rx) = channel::<Finished>();
     std::thread::scope(|scope| {
         for _ in 0..plan.threads {
