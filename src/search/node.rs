@@ -387,14 +387,12 @@ impl Searcher {
     /// root or for a null move).
     #[inline(always)]
     fn line_context(&self, ply: Ply) -> LineContext {
-        [
-            ply.checked_sub(1)
+        let back = |n: Ply| {
+            ply.checked_sub(n)
                 .and_then(|p| self.line[p])
-                .map(|l| l.piece_to),
-            ply.checked_sub(2)
-                .and_then(|p| self.line[p])
-                .map(|l| l.piece_to),
-        ]
+                .map(|l| l.piece_to)
+        };
+        [back(1), back(2)]
     }
 
     /// The static evaluation and the value the search uses at a leaf: in
