@@ -12,11 +12,11 @@ use crate::score::Score;
 use shakmaty::{Position, Role};
 
 /// `a(m)` in centipawns, highest power of `m` first: scripts/wdl_fit.py
-/// on docs/data/wdl-selfplay-b2f1430-s32-n20000.pgn.gz (tests/wdl_fit.rs
+/// on docs/data/wdl-selfplay-a83ce30-s32-n20000.pgn.gz (tests/wdl_fit.rs
 /// fits them again).
-pub const A: [f64; 4] = [-1495.421, 4037.005, -3481.020, 1101.760];
+pub const A: [f64; 4] = [-628.471, 1874.210, -1933.219, 806.265];
 /// `b(m)` in centipawns, highest power of `m` first.
-pub const B: [f64; 4] = [-636.738, 1617.504, -1243.667, 373.461];
+pub const B: [f64; 4] = [-184.842, 509.879, -494.200, 255.893];
 
 /// Material is clamped to this range (the fit's data covers it) ...
 pub const MATERIAL_MIN: i32 = 17;
