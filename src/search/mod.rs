@@ -9,6 +9,7 @@ pub mod continuation;
 pub mod control;
 pub mod correction;
 pub mod driver;
+pub mod escapes;
 pub mod eval_cache;
 pub mod faults;
 pub mod grain;

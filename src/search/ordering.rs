@@ -4,6 +4,7 @@
 
 use super::capture_history::CaptureHistory;
 use super::continuation::{ContinuationHistory, LineContext, PieceTo};
+use super::escapes::{EscapeBonus, LesserAttacks};
 use super::history::History;
 use super::see::see_at_least;
 use crate::eval::{SEE_VALUE, role_index};
@@ -187,6 +188,17 @@ impl MovePicker {
 
     /// Replaces the moves with `moves`, scored for `ctx`.
     pub fn fill(&mut self, moves: &MoveList, ctx: &OrderingContext<'_>) {
+        self.fill_with_escapes(moves, ctx, EscapeBonus::tuned());
+    }
+
+    /// `fill`, with `escape` for the quiet moves out of an attack.
+    #[inline(always)]
+    fn fill_with_escapes(
+        &mut self,
+        moves: &MoveList,
+        ctx: &OrderingContext<'_>,
+        escape: EscapeBonus,
+    ) {
         let turn = shakmaty::Position::turn(ctx.pos);
         self.moves.clear();
         self.keys.clear();
@@ -194,6 +206,8 @@ impl MovePicker {
         let identity = |m: Option<Move>| m.map_or(u32::MAX, |m| MoveParts::of(m).identity());
         let killers = [identity(ctx.killers[0]), identity(ctx.killers[1])];
         let counter_move = identity(ctx.counter_move);
+        // Worked out at the first quiet move that needs it.
+        let mut lesser: Option<LesserAttacks> = None;
         for &m in moves {
             let parts = MoveParts::of(m);
             let key = if !ctx.tt_move.is_none() && parts.packed() == ctx.tt_move {
@@ -220,7 +234,15 @@ impl MovePicker {
                     COUNTER_MOVE_KEY
                 } else {
                     let from = parts.from.unwrap_or(parts.to);
-                    ctx.history.get_squares(turn, from, parts.to, ctx.threats)
+                    let escaping = match parts.role {
+                        Role::Pawn | Role::King => 0,
+                        _ if !escape.any() => 0,
+                        role => lesser
+                            .get_or_insert_with(|| LesserAttacks::of(ctx.pos))
+                            .escape_bonus(escape, role, from, parts.to),
+                    };
+                    escaping
+                        + ctx.history.get_squares(turn, from, parts.to, ctx.threats)
                         + ctx.continuation.map_or(0, |(c, line)| {
                             c.get(&line, PieceTo::of_role(turn, parts.role, parts.to))
                         })
@@ -313,6 +335,88 @@ mod tests {
         let mut picker = MovePicker::empty();
         picker.fill_tactical(&moves, &pos, false);
         assert_eq!(picker.count(), MAX_MOVES, "it keeps what it is given");
+    }
+
+    /// The escape bonuses of the SPRT of 2026-12-07 (docs/results/matches.md).
+    const TESTED_ESCAPES: EscapeBonus = EscapeBonus {
+        queen: 32768,
+        rook: 16384,
+        minor: 8192,
+    };
+
+    /// The white queen on d4, attacked by the pawn on e5 and the knight on c6.
+    const QUEEN_ATTACKED: &str = "r1bqkbnr/pppp2pp/2n5/4pp2/3Q4/8/PPP1PPPP/RNB1KBNR w KQkq - 0 4";
+
+    /// The quiet moves of `fen` in the picker's order, with empty tables
+    /// and `escape`.
+    fn quiets_in_order(fen: &str, escape: EscapeBonus) -> Vec<String> {
+        let board = Board::from_fen(fen).unwrap();
+        let moves = board.legal_moves();
+        let history = History::default();
+        let ctx = OrderingContext {
+            pos: board.pos(),
+            tt_move: PackedMove::NONE,
+            killers: [None, None],
+            history: &history,
+            threats: shakmaty::Bitboard::EMPTY,
+            continuation: None,
+            counter_move: None,
+            captures: CaptureOrder::BySee,
+            capture_history: None,
+        };
+        let mut picker = MovePicker::empty();
+        picker.fill_with_escapes(&moves, &ctx, escape);
+        picker
+            .filter(|&m| !is_tactical(m))
+            .map(|m| board.uci(m))
+            .collect()
+    }
+
+    /// A piece attacked by a lesser one is moved out of reach first: with
+    /// empty tables the escapes come before every other quiet move, and a
+    /// move to a square the lesser piece still attacks gains nothing.
+    #[test]
+    fn quiet_moves_that_take_a_piece_out_of_a_lesser_attack_come_first() {
+        let queen = quiets_in_order(QUEEN_ATTACKED, TESTED_ESCAPES);
+        let first = &queen[0];
+        assert!(first.starts_with("d4"), "{queen:?}");
+        let escapes = queen.iter().take_while(|m| m.starts_with("d4")).count();
+        // Not to b4 (the knight), c5 (the bishop on f8), e4, f4, g4 (the
+        // pawns on e5 and f5), b6 or d6 (the pawns on a7 and c7).
+        for attacked in ["d4b4", "d4c5", "d4e4", "d4f4", "d4g4", "d4b6", "d4d6"] {
+            let at = queen.iter().position(|m| m == attacked);
+            assert!(at.is_none_or(|i| i >= escapes), "{attacked} in {queen:?}");
+        }
+        assert_eq!(escapes, 9, "{queen:?}");
+        // A rook attacked by a knight: the rook's safe moves lead.
+        let rook = quiets_in_order("4k3/8/8/8/2n5/8/R7/4K3 w - - 0 1", TESTED_ESCAPES);
+        assert!(rook[0].starts_with("a2") && rook[0] != "a2a3", "{rook:?}");
+        // A bishop attacked by a pawn.
+        let bishop = quiets_in_order("4k3/8/8/2p5/3B4/8/8/4K3 w - - 0 1", TESTED_ESCAPES);
+        assert!(
+            bishop[0].starts_with("d4") && bishop[0] != "d4b6" && bishop[0] != "d4d6",
+            "{bishop:?}"
+        );
+    }
+
+    /// By default no escape gains anything: the picker orders the quiet
+    /// moves as without the bonus (`ESCAPE_BONUS_*` wait for a decision).
+    #[test]
+    fn by_default_an_escape_is_ordered_by_its_history_alone() {
+        let none = EscapeBonus {
+            queen: 0,
+            rook: 0,
+            minor: 0,
+        };
+        assert!(!none.any() && TESTED_ESCAPES.any());
+        assert_eq!(
+            quiets_in_order(QUEEN_ATTACKED, EscapeBonus::tuned()),
+            quiets_in_order(QUEEN_ATTACKED, none)
+        );
+        assert_ne!(
+            quiets_in_order(QUEEN_ATTACKED, TESTED_ESCAPES),
+            quiets_in_order(QUEEN_ATTACKED, none)
+        );
     }
 
     /// perft through the move picker: it must lose and duplicate no move.

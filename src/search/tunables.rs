@@ -76,6 +76,19 @@ crate::tunables! {
     /// of one victim, and of neighbouring victims where the histories disagree.
     CAPTURE_HISTORY_DIVISOR: i32 = 8, 4..=32, 2.0;
 
+    /// Move ordering: a quiet move that takes a piece out of an attack by a
+    /// lesser piece to a square no such piece attacks gains this much on
+    /// its history key: a queen away from a rook's (or lesser piece's)
+    /// attack, a rook from a minor's or pawn's, a knight or bishop from a
+    /// pawn's (history and continuation history each reach ±16,384). 0, the
+    /// default, for all three: undecided at 32,768, 16,384 and 8,192, a
+    /// first stream at 20,000 nodes on 2026-12-07 (docs/results/matches.md);
+    /// a tuning build with those values searches node for node as the
+    /// build played there, for a second stream.
+    ESCAPE_BONUS_QUEEN: i32 = 0, 0..=65536, 2048.0;
+    ESCAPE_BONUS_ROOK: i32 = 0, 0..=65536, 2048.0;
+    ESCAPE_BONUS_MINOR: i32 = 0, 0..=65536, 2048.0;
+
     /// Late-move reductions start from this depth and move number.
     LMR_MIN_DEPTH: Depth = 3, 1..=6, 0.5;
     LMR_FIRST_MOVE: usize = 3, 1..=8, 0.5;
