@@ -307,6 +307,22 @@ mod tests {
     use crate::search::tactical_moves::is_tactical;
     use shakmaty::Position;
 
+    /// The ordering context of `pos` with no TT move, killers, counter move
+    /// or continuation history, and `history` for the quiet moves.
+    fn without_tables<'a>(pos: &'a shakmaty::Chess, history: &'a History) -> OrderingContext<'a> {
+        OrderingContext {
+            pos,
+            tt_move: PackedMove::NONE,
+            killers: [None, None],
+            history,
+            threats: shakmaty::Bitboard::EMPTY,
+            continuation: None,
+            counter_move: None,
+            captures: CaptureOrder::BySee,
+            capture_history: None,
+        }
+    }
+
     #[test]
     fn the_picker_holds_the_longest_move_list() {
         assert_eq!(MoveList::new().capacity(), MAX_MOVES);
@@ -320,17 +336,7 @@ mod tests {
         let moves = pos.legal_moves();
         assert_eq!(moves.len(), MAX_MOVES);
         let history = History::default();
-        let ctx = OrderingContext {
-            pos: &pos,
-            tt_move: PackedMove::NONE,
-            killers: [None, None],
-            history: &history,
-            threats: shakmaty::Bitboard::EMPTY,
-            continuation: None,
-            counter_move: None,
-            captures: CaptureOrder::BySee,
-            capture_history: None,
-        };
+        let ctx = without_tables(&pos, &history);
         assert_eq!(MovePicker::new(&moves, &ctx).count(), MAX_MOVES);
         let mut picker = MovePicker::empty();
         picker.fill_tactical(&moves, &pos, false);
@@ -353,17 +359,7 @@ mod tests {
         let board = Board::from_fen(fen).unwrap();
         let moves = board.legal_moves();
         let history = History::default();
-        let ctx = OrderingContext {
-            pos: board.pos(),
-            tt_move: PackedMove::NONE,
-            killers: [None, None],
-            history: &history,
-            threats: shakmaty::Bitboard::EMPTY,
-            continuation: None,
-            counter_move: None,
-            captures: CaptureOrder::BySee,
-            capture_history: None,
-        };
+        let ctx = without_tables(board.pos(), &history);
         let mut picker = MovePicker::empty();
         picker.fill_with_escapes(&moves, &ctx, escape);
         picker
