@@ -81,10 +81,10 @@ crate::tunables! {
     /// its history key: a queen away from a rook's (or lesser piece's)
     /// attack, a rook from a minor's or pawn's, a knight or bishop from a
     /// pawn's (history and continuation history each reach ±16,384). 0, the
-    /// default, for all three: undecided at 32,768, 16,384 and 8,192, a
-    /// first stream at 20,000 nodes on 2026-12-07 (docs/results/matches.md);
-    /// a tuning build with those values searches node for node as the
-    /// build played there, for a second stream.
+    /// default, for all three: undecided at 32,768, 16,384 and 8,192 over
+    /// two streams at 20,000 nodes on 2026-12-07 (+5.0 ± 7.2 over 4,478
+    /// games, docs/results/matches.md); a tuning build with those values
+    /// searches node for node as the builds played there, for a third.
     ESCAPE_BONUS_QUEEN: i32 = 0, 0..=65536, 2048.0;
     ESCAPE_BONUS_ROOK: i32 = 0, 0..=65536, 2048.0;
     ESCAPE_BONUS_MINOR: i32 = 0, 0..=65536, 2048.0;
