@@ -82,9 +82,10 @@ crate::tunables! {
     /// attack, a rook from a minor's or pawn's, a knight or bishop from a
     /// pawn's (history and continuation history each reach ±16,384). 0, the
     /// default, for all three: undecided at 32,768, 16,384 and 8,192 over
-    /// two streams at 20,000 nodes on 2026-12-07 (+5.0 ± 7.2 over 4,478
-    /// games, docs/results/matches.md); a tuning build with those values
-    /// searches node for node as the builds played there, for a third.
+    /// three streams at 20,000 nodes on 2026-12-07 (+5.0 ± 6.4 over 5,666
+    /// games, LLR 1.14 of SPRT [0, 5], docs/results/matches.md); a tuning
+    /// build with those values searches node for node as the builds played
+    /// there, for a fourth (`scripts/sprt_pool.py` pools them).
     ESCAPE_BONUS_QUEEN: i32 = 0, 0..=65536, 2048.0;
     ESCAPE_BONUS_ROOK: i32 = 0, 0..=65536, 2048.0;
     ESCAPE_BONUS_MINOR: i32 = 0, 0..=65536, 2048.0;
