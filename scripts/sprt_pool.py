@@ -21,9 +21,10 @@ builds differently), never silently.
 import argparse
 import json
 import math
-import os
 import sys
 from typing import List, Optional, Tuple
+
+from whole_file import write_whole
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 
@@ -212,11 +213,7 @@ def write_json(path: str, summary: dict) -> None:
             return [clean(v) for v in x]
         return x
 
-    temporary = path + ".partial"
-    with open(temporary, "w", encoding="utf-8") as fh:
-        json.dump(clean(summary), fh, indent=2)
-        fh.write("\n")
-    os.replace(temporary, path)
+    write_whole(path, json.dumps(clean(summary), indent=2) + "\n")
 
 
 def main(argv: List[str]) -> int:

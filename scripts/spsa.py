@@ -13,8 +13,9 @@ moves the constants by the result, with OpenBench's gain schedule:
 
 with N the pairs to play, k the pairs played, A = N / 10, alpha 0.602, gamma
 0.101. The state (values, pairs played, every iteration's result) is
-rewritten after each iteration, so a run that is stopped resumes where it
-was; the file is written whole and renamed, never left half-written.
+written before the first game and after each iteration, so a state that
+cannot be written is refused at once and a run that is stopped resumes where
+it was; the file is written whole and renamed, never left half-written.
 
     make EXE=tuner FEATURES=spsa
     python3 scripts/spsa.py --runner ../shared/tools/match.py --engine ./tuner \\
@@ -43,6 +44,7 @@ from dataclasses import asdict, dataclass
 from typing import Callable, List, Optional
 
 from match_runner import load_runner
+from whole_file import write_whole
 
 ALPHA = 0.602
 GAMMA = 0.101
@@ -135,12 +137,7 @@ def iterate(state: dict, play: Match) -> None:
 
 def save(state: dict, path: str) -> None:
     """Writes the state whole, then renames it over the old one."""
-    folder = os.path.dirname(os.path.abspath(path))
-    with tempfile.NamedTemporaryFile("w", dir=folder, suffix=".partial", delete=False) as tmp:
-        json.dump(state, tmp, indent=1)
-        tmp.flush()
-        os.fsync(tmp.fileno())
-    os.replace(tmp.name, path)
+    write_whole(path, json.dumps(state, indent=1))
 
 
 def show(state: dict) -> str:
@@ -270,12 +267,18 @@ def main(argv: Optional[List[str]] = None) -> int:
         if not (args.runner and args.engine):
             raise ValueError("--runner and --engine are required to play")
         play = runner_match(load_runner(args.runner), args.engine, rest)
+        save(state, args.state)  # an unwritable state fails now, not after the first games
     except (OSError, ValueError, json.JSONDecodeError) as e:
         print(f"spsa: {e}", file=sys.stderr)
         return 2
     while state["played"] < state["pairs"]:
         iterate(state, play)
-        save(state, args.state)
+        try:
+            save(state, args.state)
+        except OSError as e:
+            print(f"spsa: cannot save the state to {args.state}: {e}; "
+                  "the file keeps the last iteration saved", file=sys.stderr)
+            return 1
         last = state["iterations"][-1]
         values = " ".join(f"{p['name']}={p['value']:.2f}" for p in state["params"])
         print(f"{state['played']}/{state['pairs']} +{last['wins']}={last['draws']}-{last['losses']} {values}", flush=True)

@@ -187,6 +187,35 @@ fn what_is_not_a_summary_is_refused_by_name() {
     assert_eq!(o.status.code(), Some(2));
 }
 
+/// A `--json` that cannot be written (here a folder of that name) is an
+/// error by name and exit 1, after the report; the folder is untouched and
+/// no temporary file is left beside it.
+#[test]
+fn an_unwritable_pooled_json_is_an_error_and_leaves_nothing_behind() {
+    let dir = scratch("sprt-pool-unwritable");
+    let target = dir.join("pooled.json");
+    std::fs::create_dir(&target).unwrap();
+    let a = summary("selfplay-sprt-a");
+    let o = pool(&[&a, "--json", path(&target)]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("Score of "),
+        "the report comes first"
+    );
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("cannot write") && err.contains(path(&target)),
+        "{err}"
+    );
+    assert!(target.is_dir());
+    let mut left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["pooled.json"], "only the folder itself");
+}
+
 /// The escape bonus's two streams as docs/results/matches.md pooled them
 /// with an earlier tool (its pair counts and games added): +5.0 ± 7.2 Elo,
 /// LLR 0.91 of SPRT [0, 5], LOS 91 %.

@@ -143,4 +143,26 @@ fn a_run_passes_the_perturbed_constants_to_the_runner_and_keeps_its_state() {
         text(&o.stderr)
     );
     assert!(!Path::new(fresh).exists(), "no state for a refused run");
+
+    // A state that cannot be written is refused before the first game.
+    std::fs::write(inputs, "RFP_MARGIN_PER_DEPTH, int, 80, 30, 160, 8, 0.002\n").unwrap();
+    std::fs::remove_file(&log).unwrap();
+    let nowhere = dir.join("no-such-folder").join("state.json");
+    let o = spsa(&[
+        "--runner",
+        runner,
+        "--engine",
+        "./tuner",
+        "--inputs",
+        inputs,
+        "--state",
+        path(&nowhere),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("no-such-folder"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(!log.exists(), "no game was played");
 }
