@@ -136,8 +136,12 @@ def iterate(state: dict, play: Match) -> None:
 
 
 def save(state: dict, path: str) -> None:
-    """Writes the state whole, then renames it over the old one."""
-    write_whole(path, json.dumps(state, indent=1))
+    """Writes the state whole, then renames it over the old one; an OSError
+    names the state file (not the temporary beside it that failed)."""
+    try:
+        write_whole(path, json.dumps(state, indent=1))
+    except OSError as e:
+        raise OSError(f"cannot save the state to {path}: {e.strerror or e}") from e
 
 
 def show(state: dict) -> str:
@@ -276,8 +280,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         try:
             save(state, args.state)
         except OSError as e:
-            print(f"spsa: cannot save the state to {args.state}: {e}; "
-                  "the file keeps the last iteration saved", file=sys.stderr)
+            print(f"spsa: {e}; the file keeps the last iteration saved", file=sys.stderr)
             return 1
         last = state["iterations"][-1]
         values = " ".join(f"{p['name']}={p['value']:.2f}" for p in state["params"])

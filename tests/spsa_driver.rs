@@ -111,58 +111,33 @@ fn a_run_passes_the_perturbed_constants_to_the_runner_and_keeps_its_state() {
     assert!(shown.status.success());
     assert!(text(&shown.stdout).contains("setoption name RFP_MARGIN_PER_DEPTH value"));
 
-    // Refusals: an unknown constant, a malformed input line.
+    // Refusals, each with exit 2 and before any game: an unknown constant,
+    // a malformed input line, a state that cannot be written.
+    let refusal = |state: &str, extra: &[&str]| -> String {
+        let mut args = vec![
+            "--runner", runner, "--engine", "./tuner", "--inputs", inputs, "--state", state,
+        ];
+        args.extend_from_slice(extra);
+        let o = spsa(&args);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+        text(&o.stderr)
+    };
     let fresh = dir.join("fresh.json");
     let fresh = path(&fresh);
-    let o = spsa(&[
-        "--runner",
-        runner,
-        "--engine",
-        "./tuner",
-        "--inputs",
-        inputs,
-        "--state",
-        fresh,
-        "--only",
-        "NO_SUCH_CONSTANT",
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        text(&o.stderr).contains("NO_SUCH_CONSTANT"),
-        "{}",
-        text(&o.stderr)
-    );
+    let err = refusal(fresh, &["--only", "NO_SUCH_CONSTANT"]);
+    assert!(err.contains("NO_SUCH_CONSTANT"), "{err}");
     std::fs::write(inputs, "RFP_MARGIN_PER_DEPTH, int, 80\n").unwrap();
-    let o = spsa(&[
-        "--runner", runner, "--engine", "./tuner", "--inputs", inputs, "--state", fresh,
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        text(&o.stderr).starts_with("spsa: line 1"),
-        "{}",
-        text(&o.stderr)
-    );
+    let err = refusal(fresh, &[]);
+    assert!(err.starts_with("spsa: line 1"), "{err}");
     assert!(!Path::new(fresh).exists(), "no state for a refused run");
 
-    // A state that cannot be written is refused before the first game.
     std::fs::write(inputs, "RFP_MARGIN_PER_DEPTH, int, 80, 30, 160, 8, 0.002\n").unwrap();
     std::fs::remove_file(&log).unwrap();
     let nowhere = dir.join("no-such-folder").join("state.json");
-    let o = spsa(&[
-        "--runner",
-        runner,
-        "--engine",
-        "./tuner",
-        "--inputs",
-        inputs,
-        "--state",
-        path(&nowhere),
-    ]);
-    assert_eq!(o.status.code(), Some(2));
+    let err = refusal(path(&nowhere), &[]);
     assert!(
-        text(&o.stderr).contains("no-such-folder"),
-        "{}",
-        text(&o.stderr)
+        err.contains(&format!("cannot save the state to {}", path(&nowhere))),
+        "the state's own name, not its temporary's: {err}"
     );
     assert!(!log.exists(), "no game was played");
 }
