@@ -4,7 +4,7 @@
 
 use super::backends::{self, Iteration};
 use super::node::Searcher;
-use super::pv_completion::{Completion, continue_from_tt};
+use super::pv_completion::{Completion, PvLength, continue_from_tt};
 use super::{Limits, PvLine, SearchMode, SearchParams, SearchResult};
 use crate::board::Board;
 use crate::known::rank_root_moves;
@@ -514,7 +514,9 @@ fn principal_variation(
     extend_mate_line(&s.board, &s.tt, &mut pv, score);
     let known = pv.len();
     let started = std::time::Instant::now();
-    completion.complete(&s.board, params, &mut pv, plies);
+    if params.pv_length == PvLength::Full {
+        completion.complete(&s.board, params, &mut pv, plies);
+    }
     log::debug!(
         "pv at depth {depth}: {triangular} plies from the triangular table, {known} with the TT, {} searched on in {:?}",
         pv.len(),
@@ -861,5 +863,38 @@ mod tests {
         let (result, cut_iterations) = nodes_per_iteration(MIDDLEGAME, &cut);
         assert_eq!(result.stats.nodes, last - 1);
         assert_eq!(cut_iterations, before);
+    }
+
+    #[test]
+    fn a_pv_left_as_searched_changes_neither_the_move_nor_the_tree() {
+        // Searches of self-play's size, where TT cutoffs on the PV and IIR
+        // leave some lines short of the depth.
+        let limits = Limits {
+            nodes: Some(3_000),
+            ..Limits::default()
+        };
+        let mut completed_longer = 0;
+        for position in crate::positions::bench_positions() {
+            let board = Board::from_fen(&position.fen).unwrap();
+            let run = |pv_length| {
+                let params = SearchParams {
+                    pv_length,
+                    ..SearchParams::default()
+                };
+                let mut memory = crate::search::ReusableSearch::new(1).unwrap();
+                memory.run(&board, params.mode, |s| {
+                    search(s, &params, &limits, &mut |_| {})
+                })
+            };
+            let (full, searched) = (run(PvLength::Full), run(PvLength::AsSearched));
+            let fen = &position.fen;
+            assert_eq!(searched.best_move, full.best_move, "{fen}");
+            assert_eq!(searched.score, full.score, "{fen}");
+            assert_eq!(searched.depth, full.depth, "{fen}");
+            assert_eq!(searched.stats.nodes, full.stats.nodes, "{fen}");
+            assert!(full.pv.starts_with(&searched.pv), "{fen}");
+            completed_longer += usize::from(full.pv.len() > searched.pv.len());
+        }
+        assert!(completed_longer > 0, "no line was left short to complete");
     }
 }

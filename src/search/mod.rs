@@ -35,6 +35,7 @@ pub use control::SearchControl;
 pub use driver::{Info, search};
 pub use limits::Limits;
 pub use node::{SearchTables, Searcher};
+pub use pv_completion::PvLength;
 pub use reusable::ReusableSearch;
 pub use static_eval::Evaluation;
 
@@ -63,6 +64,8 @@ pub struct SearchParams {
     pub mt_grain: Grain,
     /// The endgame tablebases and how the search uses them (not in Pure mode).
     pub syzygy: SyzygyConfig,
+    /// Whether each line's PV is searched out to the iteration's depth.
+    pub pv_length: PvLength,
 }
 
 impl SearchParams {
@@ -87,6 +90,7 @@ impl Default for SearchParams {
             move_overhead_ms: 10,
             mt_grain: Grain::MT_DEFAULT,
             syzygy: SyzygyConfig::default(),
+            pv_length: PvLength::Full,
         }
     }
 }

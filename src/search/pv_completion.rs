@@ -15,6 +15,19 @@ use crate::search::time::TimeBudget;
 use crate::tt::TranspositionTable;
 use shakmaty::Move;
 
+/// How long the principal variation of a finished line is made.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum PvLength {
+    /// As deep as the iteration at least: continued from the TT and then
+    /// by the small searches here, what a GUI shows.
+    #[default]
+    Full,
+    /// As the search and the TT left it, with no search added: for callers
+    /// that read only the move and the score (self-play data). The move,
+    /// the score and the searched tree are the same either way.
+    AsSearched,
+}
+
 /// The deepest search one completion step runs (a few thousand nodes at
 /// most); a longer remainder takes several steps.
 const COMPLETION_DEPTH: Depth = 4;

@@ -15,7 +15,7 @@ use crate::score::Depth;
 use crate::search::driver::MAX_DEPTH;
 use crate::search::limits::Clock;
 use crate::search::static_eval::network_evaluate;
-use crate::search::{Evaluation, Limits, SearchMode, SearchParams};
+use crate::search::{Evaluation, Limits, PvLength, SearchMode, SearchParams};
 use crate::session::background::{Background, Long};
 use crate::session::search_job::{SearchSetup, Searches};
 use crate::tt::TranspositionTable;
@@ -380,6 +380,7 @@ impl Engine {
                 probe_limit: self.options.syzygy_probe_limit,
                 fifty_move_rule: self.options.syzygy_fifty_move_rule,
             },
+            pv_length: PvLength::Full,
         };
         self.out.notice(Notice::Algorithm {
             algorithm: params.algorithm,

@@ -17,7 +17,7 @@ use stockman::board::Board;
 use stockman::nnue::Network;
 use stockman::rng::{SplitMix64, mix};
 use stockman::score::{Depth, Score};
-use stockman::search::{Evaluation, Limits, ReusableSearch, SearchParams, search};
+use stockman::search::{Evaluation, Limits, PvLength, ReusableSearch, SearchParams, search};
 
 /// A score at least this large (centipawns, either way) ...
 pub const RESIGN_SCORE: i32 = 1000;
@@ -177,6 +177,9 @@ impl Player {
                 move_overhead_ms: 0,
                 evaluation: cfg.evaluation,
                 network: Arc::clone(&cfg.network),
+                // Only the move and the score are read: no searches to
+                // lengthen a PV nobody sees.
+                pv_length: PvLength::AsSearched,
                 ..SearchParams::default()
             },
             limits,
@@ -196,6 +199,30 @@ impl Player {
         });
         let best = result.best_move.unwrap_or_else(|| board.legal_moves()[0]);
         (best, result.score)
+    }
+}
+
+/// One worker's memory for playing games one after another: the player's
+/// table and ordering tables and the quietness test's, allocated once.
+/// Each game starts from them cleared, as if new, so a game depends on its
+/// number alone, whichever worker plays it and whatever it played before.
+pub struct SelfPlayer {
+    player: Player,
+    quiet: QuietCheck,
+}
+
+impl SelfPlayer {
+    pub fn new(cfg: &SelfPlay) -> Result<SelfPlayer, String> {
+        Ok(SelfPlayer {
+            player: Player::new(cfg)?,
+            quiet: QuietCheck::new(),
+        })
+    }
+
+    /// Plays game `index` of the run (`cfg` is the one this player was made for).
+    pub fn play(&mut self, cfg: &SelfPlay, index: u64) -> Result<GameRecord, String> {
+        self.quiet.clear();
+        play_game_with(cfg, index, &mut self.player, &mut self.quiet)
     }
 }
 
@@ -261,16 +288,25 @@ fn draw_start(cfg: &SelfPlay, dfrc: bool, rng: &mut SplitMix64) -> Board {
     Board::new(opening.clone(), CastlingMode::Standard)
 }
 
-/// Plays game `index` of the run.
+/// Plays game `index` of the run with memory of its own (a worker keeps
+/// its memory in a `SelfPlayer` instead).
 pub fn play_game(cfg: &SelfPlay, index: u64) -> Result<GameRecord, String> {
+    SelfPlayer::new(cfg)?.play(cfg, index)
+}
+
+/// Plays game `index` with `player` and `quiet`.
+fn play_game_with(
+    cfg: &SelfPlay,
+    index: u64,
+    player: &mut Player,
+    quiet: &mut QuietCheck,
+) -> Result<GameRecord, String> {
     let game_seed = mix(cfg.seed ^ mix(index.wrapping_add(1)));
     let dfrc = is_dfrc_game(cfg.dfrc_percent, game_seed);
     if cfg.openings.is_empty() && !dfrc {
         return Err("no opening positions".into());
     }
     let mut rng = SplitMix64::new(game_seed);
-    let mut player = Player::new(cfg)?;
-    let mut quiet = QuietCheck::new();
     let mut attempt = 0;
     loop {
         attempt += 1;
@@ -284,7 +320,7 @@ pub fn play_game(cfg: &SelfPlay, index: u64) -> Result<GameRecord, String> {
         player.new_game();
         // Only drawn starts can be drawn again; given openings are played as they are.
         let picky = (cfg.random_plies > 0 || dfrc) && attempt < OPENING_TRIES;
-        if let Some(mut record) = play_from(cfg, &mut player, &mut quiet, board, picky) {
+        if let Some(mut record) = play_from(cfg, player, quiet, board, picky) {
             record.dfrc = dfrc;
             if let Some(n) = cfg.per_game {
                 let passed = record.positions.len();
@@ -414,6 +450,27 @@ mod tests {
             per_game: None,
             evaluation: Evaluation::Network,
             network: Network::embedded(),
+        }
+    }
+
+    #[test]
+    fn a_kept_player_plays_each_game_as_a_fresh_one_would() {
+        let cfg = SelfPlay {
+            dfrc_percent: 50,
+            ..config(300)
+        };
+        let fresh: Vec<GameRecord> = (0..4).map(|i| play_game(&cfg, i).unwrap()).collect();
+        // One player, the games in another order: each after another game.
+        let mut kept = SelfPlayer::new(&cfg).unwrap();
+        for i in (0..4).rev() {
+            let g = kept.play(&cfg, i as u64).unwrap();
+            let f = &fresh[i];
+            assert_eq!(fens(&g), fens(f), "game {i}");
+            assert_eq!(
+                (g.result, g.ending, g.plies, g.dfrc),
+                (f.result, f.ending, f.plies, f.dfrc)
+            );
+            assert_eq!(g.unkept, f.unkept, "game {i}");
         }
     }
 

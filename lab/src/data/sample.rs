@@ -102,6 +102,11 @@ impl QuietCheck {
         }
     }
 
+    /// Forgets the ordering tables too: as if new.
+    pub fn clear(&mut self) {
+        self.search.clear();
+    }
+
     /// Is the classical static evaluation of `board` (the one Texel tuning
     /// fits) also its quiescence value (no capture or promotion sequence
     /// changes it)? Positions in check are not quiet.

@@ -4,7 +4,7 @@
 //! handing out games at the time limit and shows the progress.
 
 use crate::data::checkpoint::Checkpoint;
-use crate::data::datagen::{GameRecord, SelfPlay, play_game};
+use crate::data::datagen::{GameRecord, SelfPlay, SelfPlayer};
 use crate::data::game_sink::Sink;
 use crate::data::tallies::Totals;
 use crate::progress::{Progress, human_duration};
@@ -81,15 +81,27 @@ pub fn play_games(plan: &RunPlan, start: Start, sink: &mut Sink) -> Result<Done,
 }
 
 /// A worker: plays the next game not taken until there is none or the run
-/// stops, sending each to the writer.
+/// stops, sending each to the writer. Its memory is made once and kept
+/// from game to game (made again after a game that panicked).
 fn play_until_stopped(plan: &RunPlan, next: &AtomicU64, stop: &AtomicBool, tx: Sender<Finished>) {
+    let mut player: Option<SelfPlayer> = None;
     while !stop.load(Ordering::Relaxed) {
         let index = next.fetch_add(1, Ordering::Relaxed);
         if index >= plan.games {
             break;
         }
-        let game = catch_unwind(AssertUnwindSafe(|| play_game(plan.cfg, index)))
-            .unwrap_or_else(|panic| Err(format!("panicked: {}", panic_message(&*panic))));
+        let game = catch_unwind(AssertUnwindSafe(|| {
+            let p = match player.take() {
+                Some(p) => p,
+                None => SelfPlayer::new(plan.cfg)?,
+            };
+            let p = player.insert(p);
+            p.play(plan.cfg, index)
+        }))
+        .unwrap_or_else(|panic| {
+            player = None;
+            Err(format!("panicked: {}", panic_message(&*panic)))
+        });
         if tx.send((index, game)).is_err() {
             break;
         }
