@@ -202,27 +202,61 @@ impl Player {
     }
 }
 
-/// One worker's memory for playing games one after another: the player's
-/// table and ordering tables and the quietness test's, allocated once.
-/// Each game starts from them cleared, as if new, so a game depends on its
-/// number alone, whichever worker plays it and whatever it played before.
-pub struct SelfPlayer {
+/// One worker's memory for playing the games of a run one after another:
+/// the player's table and ordering tables and the quietness test's,
+/// allocated once. Each game starts from them cleared, as if new, so a game
+/// depends on its number alone, whichever worker plays it and whatever it
+/// played before.
+pub struct SelfPlayer<'a> {
+    cfg: &'a SelfPlay,
     player: Player,
     quiet: QuietCheck,
 }
 
-impl SelfPlayer {
-    pub fn new(cfg: &SelfPlay) -> Result<SelfPlayer, String> {
+impl<'a> SelfPlayer<'a> {
+    pub fn new(cfg: &'a SelfPlay) -> Result<SelfPlayer<'a>, String> {
         Ok(SelfPlayer {
+            cfg,
             player: Player::new(cfg)?,
             quiet: QuietCheck::new(),
         })
     }
 
-    /// Plays game `index` of the run (`cfg` is the one this player was made for).
-    pub fn play(&mut self, cfg: &SelfPlay, index: u64) -> Result<GameRecord, String> {
+    /// Plays game `index` of the run.
+    pub fn play(&mut self, index: u64) -> Result<GameRecord, String> {
+        let cfg = self.cfg;
+        let game_seed = mix(cfg.seed ^ mix(index.wrapping_add(1)));
+        let dfrc = is_dfrc_game(cfg.dfrc_percent, game_seed);
+        if cfg.openings.is_empty() && !dfrc {
+            return Err("no opening positions".into());
+        }
         self.quiet.clear();
-        play_game_with(cfg, index, &mut self.player, &mut self.quiet)
+        let mut rng = SplitMix64::new(game_seed);
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let mut board = draw_start(cfg, dfrc, &mut rng);
+            if random_plies(&mut board, cfg.random_plies, &mut rng).is_none() {
+                if attempt >= OPENING_TRIES * 4 {
+                    return Err("no playable start position after the random plies".into());
+                }
+                continue;
+            }
+            self.player.new_game();
+            // Only drawn starts can be drawn again; given openings are played as they are.
+            let picky = (cfg.random_plies > 0 || dfrc) && attempt < OPENING_TRIES;
+            if let Some(mut record) =
+                play_from(cfg, &mut self.player, &mut self.quiet, board, picky)
+            {
+                record.dfrc = dfrc;
+                if let Some(n) = cfg.per_game {
+                    let passed = record.positions.len();
+                    keep_at_most(&mut record.positions, n, &mut rng);
+                    record.not_chosen = (passed - record.positions.len()) as u64;
+                }
+                return Ok(record);
+            }
+        }
     }
 }
 
@@ -291,45 +325,7 @@ fn draw_start(cfg: &SelfPlay, dfrc: bool, rng: &mut SplitMix64) -> Board {
 /// Plays game `index` of the run with memory of its own (a worker keeps
 /// its memory in a `SelfPlayer` instead).
 pub fn play_game(cfg: &SelfPlay, index: u64) -> Result<GameRecord, String> {
-    SelfPlayer::new(cfg)?.play(cfg, index)
-}
-
-/// Plays game `index` with `player` and `quiet`.
-fn play_game_with(
-    cfg: &SelfPlay,
-    index: u64,
-    player: &mut Player,
-    quiet: &mut QuietCheck,
-) -> Result<GameRecord, String> {
-    let game_seed = mix(cfg.seed ^ mix(index.wrapping_add(1)));
-    let dfrc = is_dfrc_game(cfg.dfrc_percent, game_seed);
-    if cfg.openings.is_empty() && !dfrc {
-        return Err("no opening positions".into());
-    }
-    let mut rng = SplitMix64::new(game_seed);
-    let mut attempt = 0;
-    loop {
-        attempt += 1;
-        let mut board = draw_start(cfg, dfrc, &mut rng);
-        if random_plies(&mut board, cfg.random_plies, &mut rng).is_none() {
-            if attempt >= OPENING_TRIES * 4 {
-                return Err("no playable start position after the random plies".into());
-            }
-            continue;
-        }
-        player.new_game();
-        // Only drawn starts can be drawn again; given openings are played as they are.
-        let picky = (cfg.random_plies > 0 || dfrc) && attempt < OPENING_TRIES;
-        if let Some(mut record) = play_from(cfg, player, quiet, board, picky) {
-            record.dfrc = dfrc;
-            if let Some(n) = cfg.per_game {
-                let passed = record.positions.len();
-                keep_at_most(&mut record.positions, n, &mut rng);
-                record.not_chosen = (passed - record.positions.len()) as u64;
-            }
-            return Ok(record);
-        }
-    }
+    SelfPlayer::new(cfg)?.play(index)
 }
 
 /// Plays a game from `board`; `None` when `picky` and the start is too
@@ -463,7 +459,7 @@ mod tests {
         // One player, the games in another order: each after another game.
         let mut kept = SelfPlayer::new(&cfg).unwrap();
         for i in (0..4).rev() {
-            let g = kept.play(&cfg, i as u64).unwrap();
+            let g = kept.play(i as u64).unwrap();
             let f = &fresh[i];
             assert_eq!(fens(&g), fens(f), "game {i}");
             assert_eq!(

@@ -95,8 +95,7 @@ fn play_until_stopped(plan: &RunPlan, next: &AtomicU64, stop: &AtomicBool, tx: S
                 Some(p) => p,
                 None => SelfPlayer::new(plan.cfg)?,
             };
-            let p = player.insert(p);
-            p.play(plan.cfg, index)
+            player.insert(p).play(index)
         }))
         .unwrap_or_else(|panic| {
             player = None;
