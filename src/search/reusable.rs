@@ -25,13 +25,18 @@ impl ReusableSearch {
     }
 
     /// Forgets the transposition table only.
-    pub fn clear_tt(&self) {
-        self.tt.clear();
+    pub fn clear_tt(&mut self) {
+        // Between searches no searcher holds the table, and it is cleared
+        // as plain memory; a searcher still alive would keep it shared.
+        match Arc::get_mut(&mut self.tt) {
+            Some(tt) => tt.clear_owned(),
+            None => self.tt.clear(),
+        }
     }
 
     /// Forgets everything learnt: a new game.
     pub fn clear(&mut self) {
-        self.tt.clear();
+        self.clear_tt();
         self.tables = Some(Box::default());
     }
 
