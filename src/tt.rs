@@ -274,10 +274,9 @@ impl TranspositionTable {
     }
 
     /// `clear` for a table its owner alone holds: every bucket written
-    /// whole as plain memory, which compiles to one block fill (`clear`
-    /// stores each entry's two words atomically, one at a time: four
-    /// times the stores, and a 1 MB table is cleared for every position
-    /// the data generator's quietness check tests).
+    /// whole as plain memory, which compiles to one block fill, where
+    /// `clear` stores each entry's two words atomically, one at a time (a
+    /// `ReusableSearch` clears its table this way between searches).
     pub fn clear_owned(&mut self) {
         self.buckets.fill_with(Bucket::default);
         *self.generation.get_mut() = 0;
