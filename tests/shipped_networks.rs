@@ -1,9 +1,10 @@
 //! Every network file in net/ is one the engine reads, and each knows
-//! material: the built-in network and the seven kept beside it, 1.7.0's
-//! network it was refined from, 1.6.0's network that one was refined from,
-//! 1.0.0's network that one was refined from, a longer refinement of that
-//! one, two 128-wide own-data networks and the last Stockfish-labelled one
-//! (net/README.md says where each came from).
+//! material: the built-in network and the eight kept beside it, 1.8.0's
+//! network it was refined from, 1.7.0's network that one was refined from,
+//! 1.6.0's network that one was refined from, 1.0.0's network that one was
+//! refined from, a longer refinement of that one, two 128-wide own-data
+//! networks and the last Stockfish-labelled one (net/README.md says where
+//! each came from).
 
 mod common;
 
@@ -18,11 +19,13 @@ use stockman::nnue::Network;
 /// `own-256-gen3.nnue` and 1.6.0's network (`own-256-gen3-gentle.nnue`)
 /// as builds of the engine of c156fce printed them with `EvalFile`
 /// (2026-12-05), for 1.7.0's network (`own-256-gen4-l0.9.nnue`) as the
-/// build of 8290a0e with it built in printed it (2026-12-06), and for
-/// `stockman.nnue` as the build of a033d5f with it built in printed it
-/// (2026-12-07).
-const SHIPPED: [(&str, [i32; 6]); 8] = [
-    ("stockman.nnue", [27, 75, 25, -363, -1220, -9]),
+/// build of 8290a0e with it built in printed it (2026-12-06), for 1.8.0's
+/// network (`own-256-gen6-l0.9.nnue`) as the build of a033d5f with it
+/// built in printed it (2026-12-07), and for `stockman.nnue` as a `make`
+/// build of bed4cde with it built in printed it (2026-12-08).
+const SHIPPED: [(&str, [i32; 6]); 9] = [
+    ("stockman.nnue", [24, 77, 11, -378, -1238, -42]),
+    ("own-256-gen6-l0.9.nnue", [27, 75, 25, -363, -1220, -9]),
     ("own-256-gen4-l0.9.nnue", [28, 84, 26, -354, -1161, -20]),
     ("own-256-gen3-gentle.nnue", [21, 85, 7, -347, -1123, -14]),
     ("own-256-gen2.nnue", [25, 97, 0, -353, -1041, -23]),
