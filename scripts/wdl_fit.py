@@ -30,7 +30,7 @@ once. Needs only python-chess.
 
     python3 scripts/wdl_fit.py GAMES.pgn[.gz] [MORE.pgn ...] [--degree 3] [--rust]
 
-    python3 scripts/wdl_fit.py docs/data/wdl-selfplay-a83ce30-s32-n20000.pgn.gz --rust
+    python3 scripts/wdl_fit.py docs/data/wdl-selfplay-99b72e5-s32-s33-n20000.pgn.gz --rust
 
 refits the constants in src/uci/wdl.rs from the games they came from.
 

@@ -12,11 +12,11 @@ use crate::score::Score;
 use shakmaty::{Position, Role};
 
 /// `a(m)` in centipawns, highest power of `m` first: scripts/wdl_fit.py
-/// on docs/data/wdl-selfplay-a83ce30-s32-n20000.pgn.gz (tests/wdl_fit.rs
+/// on docs/data/wdl-selfplay-99b72e5-s32-s33-n20000.pgn.gz (tests/wdl_fit.rs
 /// fits them again).
-pub const A: [f64; 4] = [-628.471, 1874.210, -1933.219, 806.265];
+pub const A: [f64; 4] = [-1517.701, 4067.958, -3468.549, 1090.391];
 /// `b(m)` in centipawns, highest power of `m` first.
-pub const B: [f64; 4] = [-184.842, 509.879, -494.200, 255.893];
+pub const B: [f64; 4] = [-426.993, 1036.759, -757.028, 257.605];
 
 /// Material is clamped to this range (the fit's data covers it) ...
 pub const MATERIAL_MIN: i32 = 17;
